@@ -1,0 +1,28 @@
+//! The rules of Shogi, Minishogi, Annan Shogi and Xiangqi.
+//!
+//! - [`shogi::Position`] plays the shogi family (shogi, minishogi, annan);
+//!   [`xiangqi::Position`] plays xiangqi. Both implement [`Position`].
+//! - [`Game`] adds the history: repetition, perpetual check and chase,
+//!   move limit, impasse claims, resignation.
+//! - [`AnyGame`] picks the game at run time from a [`Variant`] and speaks only
+//!   text (SFEN/FEN, USI/ICCS), for the command line and the server.
+//!
+//! No I/O, no allocation in move generation, no panics on user input.
+//!
+#![warn(missing_docs)]
+
+pub mod bitboard;
+mod illegal;
+mod outcome;
+pub mod perft;
+mod position;
+mod settings;
+mod variant;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use illegal::{IllegalMove, ParseMoveError};
+pub use outcome::{EndReason, Outcome};
+pub use position::{ImpasseError, MAX_LEGAL_MOVES, MoveList, Position};
+pub use settings::{AnnanDeadPiece, AnnanSetup, Handicap, Impasse, SettingError, Settings};
+pub use variant::{ParseVariantError, Side, Variant};
