@@ -376,7 +376,13 @@ pub(crate) fn settle(
     made: Option<(Option<Termination>, Option<Side>)>,
 ) {
     let (termination, winner) = match (word, made) {
-        (Some((t, w)), Some((_, made_winner))) => (t, made_winner.or(w)),
+        // The word names the winner of a resignation, mate, timeout or
+        // declaration by itself (some writers get the まで line wrong in
+        // handicap games); for 反則 and 持将棋 the まで line says more.
+        (Some((t, w)), Some((_, made_winner))) => match t {
+            Termination::IllegalMove | Termination::Impasse => (t, made_winner.or(w)),
+            _ => (t, w.or(made_winner)),
+        },
         (Some((t, w)), None) => (t, w),
         (None, Some((Some(t), w))) => {
             let w = match t {
