@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
         if let Some(removals) = body.strip_prefix('I') {
             let mut setup = hirate();
             let bytes = removals.trim_end().as_bytes();
-            if bytes.len() % 4 != 0 {
+            if bytes.len() % 4 != 0 || !removals.is_ascii() {
                 return Err(self.err(
                     removals,
                     "expected PI followed by square+piece pairs like 82HI",

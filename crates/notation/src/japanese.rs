@@ -422,6 +422,13 @@ pub fn parse_move(
                 let close = inner
                     .find([')', '）'])
                     .ok_or_else(|| err(rest, "unclosed '(' after the move".into()))?;
+                if inner[..close].trim() == "00" {
+                    // Some writers give a drop the from-square (00).
+                    drop = true;
+                    rest = &inner[close..];
+                    rest = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
+                    continue;
+                }
                 let digits: Vec<u8> = inner[..close]
                     .chars()
                     .filter_map(text::digit_value)
@@ -581,6 +588,7 @@ mod tests {
         let p = pos("4k4/9/9/9/9/9/9/9/4K4 b B 1");
         check("4k4/9/9/9/9/9/9/9/4K4 b B 1", &[("B*5e", "▲５五角")]);
         assert_eq!(kif_text(&p, usi(&p, "B*5e"), None), "５五角打");
+        assert_eq!(parse_move(&p, "５五角(00)", None), Ok(usi(&p, "B*5e")));
         // ... and 打 when one can.
         check(
             "4k4/9/9/9/9/9/9/9/B3K4 b B 1",

@@ -102,7 +102,7 @@ const PER_LINE: usize = 6;
 pub(crate) fn write(record: &Record) -> String {
     let mut start = String::new();
     let handicap = kif::write_start(record, &mut start);
-    let mut out = String::new();
+    let mut out = String::from("#KI2 version=2.0 encoding=UTF-8\n");
     kif::write_headers(record, handicap, &mut out);
     out.push_str(&start);
     for comment in &record.comments {

@@ -720,7 +720,7 @@ pub(crate) fn end_lines(record: &Record, handicap: bool) -> Option<(&'static str
 pub(crate) fn write(record: &Record) -> String {
     let mut start = String::new();
     let handicap = write_start(record, &mut start);
-    let mut out = String::new();
+    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
     write_headers(record, handicap, &mut out);
     out.push_str(&start);
     out.push_str("手数----指手---------消費時間--\n");

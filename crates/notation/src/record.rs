@@ -49,6 +49,19 @@ impl Format {
         }
     }
 
+    /// The format a file name extension usually means (`kif`, `kifu`, `ki2`,
+    /// `ki2u`, `csa`, `sfen`, `usi`, `pgn`), in any case.
+    pub fn from_extension(extension: &str) -> Option<Format> {
+        Some(match extension.to_ascii_lowercase().as_str() {
+            "kif" | "kifu" => Format::Kif,
+            "ki2" | "ki2u" => Format::Ki2,
+            "csa" => Format::Csa,
+            "sfen" | "usi" | "fen" => Format::Position,
+            "pgn" => Format::XiangqiWxf,
+            _ => return None,
+        })
+    }
+
     /// Whether the format can hold a game of `variant`.
     pub const fn supports(self, variant: Variant) -> bool {
         match self {

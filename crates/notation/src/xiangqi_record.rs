@@ -107,6 +107,9 @@ pub(crate) fn parse(input: &str) -> Result<Record, ParseRecordError> {
                 rest = after;
                 continue;
             }
+            if rest.starts_with('}') {
+                return Err(text::error_at(line_no, line, rest, "'}' without '{'"));
+            }
             let end = rest
                 .find(|c: char| c.is_whitespace() || "{}();".contains(c))
                 .unwrap_or(rest.len());
@@ -379,5 +382,7 @@ mod tests {
         assert!(parse("1. C2.5 {open\n").is_err());
         assert!(parse("1. C2.5 1-0 H8+7\n").is_err());
         assert!(parse("[Red \"unclosed]\n").is_err());
+        let e = parse("1. C2.5 } H8+7\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 9));
     }
 }
