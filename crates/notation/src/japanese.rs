@@ -277,7 +277,8 @@ pub fn move_text(pos: &Position, mv: Move, previous: Option<Square>) -> String {
 }
 
 /// The KIF text of a legal move: `７六歩(77)`, `同　銀(31)`, `５五角打`,
-/// `２二角成(88)`, `２三銀不成(34)`.
+/// `２二角成(88)`. A declined promotion is written without 不成 (`２三銀(34)`):
+/// the from-square already says it all, and not every KIF reader knows 不成.
 pub fn kif_text(pos: &Position, mv: Move, previous: Option<Square>) -> String {
     body(pos, mv, previous, true)
 }
@@ -306,7 +307,7 @@ fn body(pos: &Position, mv: Move, previous: Option<Square>, kif: bool) -> String
             }
             if promote {
                 out.push('成');
-            } else if could_promote(pos, mv) {
+            } else if !kif && could_promote(pos, mv) {
                 out.push_str("不成");
             }
             if kif {
@@ -571,6 +572,8 @@ mod tests {
         assert_eq!(move_text(&p, m, None), "▲２二角成");
         let not = usi(&p, "8h2b");
         assert_eq!(move_text(&p, not, None), "▲２二角不成");
+        assert_eq!(kif_text(&p, not, None), "２二角(88)");
+        assert_eq!(parse_move(&p, "２二角不成(88)", None), Ok(not));
         assert_eq!(kif_text(&p, m, None), "２二角成(88)");
         let mut after = p.clone();
         after.play_unchecked(m);

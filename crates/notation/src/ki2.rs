@@ -110,6 +110,7 @@ pub(crate) fn write(record: &Record) -> String {
     }
     let mut previous = None;
     let mut on_line = 0;
+    let mut last_width = 0;
     for (before, m) in record.plies() {
         let (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) = (before, m.mv()) else {
             continue;
@@ -117,11 +118,11 @@ pub(crate) fn write(record: &Record) -> String {
         let text = japanese::move_text(&pos, mv, previous);
         previous = Some(mv.to());
         if on_line > 0 {
-            // Pad to a common width: a move is at most 6 characters after its mark.
-            let width = text.chars().count();
-            out.push_str(&" ".repeat(1 + 2 * 7usize.saturating_sub(width).min(6)));
+            // Columns of 14 half-width cells: a move is at most 7 full-width characters.
+            out.push_str(&" ".repeat(14usize.saturating_sub(2 * last_width).max(1)));
         }
         out.push_str(&text);
+        last_width = text.chars().count();
         on_line += 1;
         if on_line == PER_LINE || !m.comments.is_empty() {
             out.push('\n');

@@ -67,7 +67,7 @@ fn even_game_kif() {
         result(Termination::Resignation, Some(Side::First))
     );
     let kif = r.write(Format::Kif).unwrap();
-    assert!(kif.contains("   3 ２二角不成(88)"), "{kif}");
+    assert!(kif.contains("   3 ２二角(88)"), "{kif}");
     assert!(kif.contains("   8 同　金(52)"), "{kif}");
     let ki2 = r.write(Format::Ki2).unwrap();
     assert!(ki2.contains("▲２二角不成"), "{ki2}");
