@@ -739,7 +739,7 @@ pub(crate) fn write(record: &Record) -> String {
         if let Some(s) = m.seconds {
             let total = &mut totals[pos.turn().index()];
             *total = total.saturating_add(s);
-            let pad = 14usize.saturating_sub(text.chars().count() * 2);
+            let pad = 14usize.saturating_sub(text.chars().count() * 2).max(1);
             line.push_str(&" ".repeat(pad));
             line.push_str(&format!(
                 "({:>2}:{:02}/{:02}:{:02}:{:02})",

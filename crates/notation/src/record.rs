@@ -558,6 +558,36 @@ impl fmt::Display for WriteError {
 
 impl core::error::Error for WriteError {}
 
+/// Whether `line` can only be CSA: a version, name, position, field, move
+/// or end line in CSA's exact ASCII grammar.
+fn is_csa_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    let upper_key = |rest: &[u8], end: u8| {
+        let n = rest
+            .iter()
+            .take_while(|c| c.is_ascii_uppercase() || **c == b'_')
+            .count();
+        n > 0 && rest.get(n) == Some(&end)
+    };
+    match b {
+        [b'V', b'2' | b'3', ..]
+        | [b'P', b'I' | b'1'..=b'9' | b'+' | b'-', ..]
+        | [b'N', b'+' | b'-', ..] => true,
+        [b'$', rest @ ..] => upper_key(rest, b':'),
+        [b'%', rest @ ..] => {
+            let rest = rest
+                .strip_prefix(b"+")
+                .or_else(|| rest.strip_prefix(b"-"))
+                .unwrap_or(rest);
+            !rest.is_empty() && rest.iter().all(|c| c.is_ascii_uppercase() || *c == b'_')
+        }
+        [b'+' | b'-', d @ .., x, y] if d.len() == 4 => {
+            d.iter().all(u8::is_ascii_digit) && x.is_ascii_uppercase() && y.is_ascii_uppercase()
+        }
+        _ => false,
+    }
+}
+
 /// Which format `text` is in, by its first telling lines.
 fn detect(text: &str, hint: Option<Variant>) -> Result<Format, ParseRecordError> {
     let first = text.trim_start();
@@ -568,22 +598,16 @@ fn detect(text: &str, hint: Option<Variant>) -> Result<Format, ParseRecordError>
     if first.starts_with('[') || (hint == Some(Variant::Xiangqi) && !first.is_empty()) {
         return Ok(Format::XiangqiWxf);
     }
+    if first.starts_with("#KIF") {
+        return Ok(Format::Kif);
+    }
+    if first.starts_with("#KI2") {
+        return Ok(Format::Ki2);
+    }
     let mut japanese_moves = false;
     for (_, line) in text::lines(text) {
         let line = line.trim_start_matches(text::is_space);
-        let bytes = line.as_bytes();
-        let csa_move = bytes.len() >= 7
-            && matches!(bytes[0], b'+' | b'-')
-            && bytes[1..5].iter().all(u8::is_ascii_digit);
-        if line.starts_with("V2")
-            || line.starts_with("PI")
-            || line.starts_with("P1")
-            || line.starts_with("N+")
-            || line.starts_with("N-")
-            || line.starts_with('$')
-            || line.starts_with('%')
-            || csa_move
-        {
+        if is_csa_line(line) {
             return Ok(Format::Csa);
         }
         if line.starts_with("手数") || line.chars().next().is_some_and(|c| c.is_ascii_digit()) {
@@ -604,4 +628,57 @@ fn detect(text: &str, hint: Option<Variant>) -> Result<Format, ParseRecordError>
         1,
         "not a record this program reads (KIF, KI2, CSA, SFEN/FEN with moves, or a xiangqi PGN)",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_each_format() {
+        let cases = [
+            ("#KIF version=2.0 encoding=UTF-8\n%foo：bar\n", Format::Kif),
+            ("先手：a\n%後手：b\n1 ７六歩(77)\n", Format::Kif),
+            ("開始日時：2024/01/01\n手数----指手--\n", Format::Kif),
+            ("'comment\nV2.2\nPI\n+\n", Format::Csa),
+            ("$EVENT:x\n", Format::Csa),
+            ("+7776FU\n%TORYO\n", Format::Csa),
+            ("先手：a\n\n▲７六歩 △３四歩\n", Format::Ki2),
+            ("#KI2 version=2.0\n", Format::Ki2),
+            ("  startpos moves 7g7f\n", Format::Position),
+            ("[Event \"x\"]\n1. C2.5\n", Format::XiangqiWxf),
+        ];
+        for (text, format) in cases {
+            assert_eq!(detect(text, None), Ok(format), "{text}");
+        }
+        assert_eq!(
+            detect("1. C2.5 H8+7\n", Some(Variant::Xiangqi)),
+            Ok(Format::XiangqiWxf)
+        );
+        assert!(detect("hello\n", None).is_err());
+        assert!(Record::parse(b"", None).is_err());
+    }
+
+    #[test]
+    fn formats_by_name_and_extension() {
+        for format in Format::ALL {
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+        }
+        assert_eq!(Format::from_extension("KIFU"), Some(Format::Kif));
+        assert_eq!(Format::from_extension("ki2"), Some(Format::Ki2));
+        assert_eq!(Format::from_extension("txt"), None);
+        assert!(!Format::Kif.supports(Variant::Xiangqi));
+        let record = Record::parse(
+            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            record.write(Format::Csa),
+            Err(WriteError {
+                format: Format::Csa,
+                variant: Variant::Xiangqi
+            })
+        );
+    }
 }
