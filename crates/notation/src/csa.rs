@@ -375,11 +375,11 @@ impl<'a> Reader<'a> {
             .next()
             .and_then(|s| s.parse::<u32>().ok())
             .ok_or_else(|| self.err(stmt, "expected a time like T12"))?;
-        if let Some(record) = self.record.as_mut()
-            && record.result.is_none()
-            && let Some(last) = record.moves_mut().last_mut()
-        {
-            last.seconds = Some(seconds);
+        // A time after the end line is the resigning player's: not kept.
+        if let Some(record) = self.record.as_mut().filter(|r| r.result.is_none()) {
+            if let Some(last) = record.moves_mut().last_mut() {
+                last.seconds = Some(seconds);
+            }
         }
         Ok(())
     }
@@ -605,9 +605,7 @@ fn position(pos: &shogi::Position) -> String {
                 .filter_map(move |file| Square::new(file, rank))
         }) {
             let index = usize::from(sq.index());
-            if setup.board[index].is_none()
-                && let Some(piece) = even.board[index]
-            {
+            if let (None, Some(piece)) = (setup.board[index], even.board[index]) {
                 out.push_str(&format!("{}{}{}", sq.file(), sq.rank(), code(piece.role)));
             }
         }

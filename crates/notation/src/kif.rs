@@ -484,9 +484,7 @@ pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseR
         let number: u32 = trimmed[..digits]
             .parse()
             .map_err(|_| text::error_at(line_no, line, trimmed, "move number too large"))?;
-        if let Some(expected) = expected_number
-            && number != expected
-        {
+        if let Some(expected) = expected_number.filter(|&e| e != number) {
             return Err(text::error_at(
                 line_no,
                 line,
@@ -566,9 +564,8 @@ pub(crate) fn write_start(record: &Record, out: &mut String) -> bool {
     let variant = record.variant();
     let sfen = start.to_sfen();
     let same = |other: &str| sfen.split(' ').take(3).eq(other.split(' ').take(3));
-    if variant == Variant::Shogi
-        && let Some((handicap, name)) = HANDICAPS.iter().find(|(h, _)| same(h.sfen()))
-    {
+    let handicap = HANDICAPS.iter().find(|(h, _)| same(h.sfen()));
+    if let (Variant::Shogi, Some((handicap, name))) = (variant, handicap) {
         out.push_str(&format!("手合割：{name}\n"));
         return *handicap != Handicap::Even;
     }

@@ -378,6 +378,25 @@ impl Record {
         }
     }
 
+    /// The record of a game played with the rules library: its start, moves
+    /// and, if it has ended, its outcome. Headers and comments start empty.
+    pub fn from_game(game: &AnyGame) -> Record {
+        let start = AnyPosition::new(game.variant(), Some(&game.start_text()), game.settings())
+            .expect("a game's start position reads back from its own SFEN/FEN");
+        let mut record = Record::new(start);
+        for text in game.moves_text() {
+            let mv = record
+                .position()
+                .parse_move(&text)
+                .expect("a game's moves read back from their own USI/ICCS");
+            record.push(mv).expect("a game's moves are legal in turn");
+        }
+        record.result = game
+            .outcome()
+            .map(|outcome| GameResult::from_outcome(outcome, record.side_to_move()));
+        record
+    }
+
     /// Which game this is.
     pub fn variant(&self) -> Variant {
         self.start.variant()
@@ -657,6 +676,23 @@ mod tests {
         );
         assert!(detect("hello\n", None).is_err());
         assert!(Record::parse(b"", None).is_err());
+    }
+
+    #[test]
+    fn records_a_played_game() {
+        let mut game = AnyGame::new(Variant::Minishogi, None, &Settings::default()).unwrap();
+        game.play_text("1e1d").unwrap();
+        game.resign(Side::Second);
+        let record = Record::from_game(&game);
+        assert_eq!(record.variant(), Variant::Minishogi);
+        assert_eq!(record.moves_text(), ["1e1d"]);
+        assert_eq!(
+            record.result,
+            Some(GameResult {
+                termination: Termination::Resignation,
+                winner: Some(Side::First)
+            })
+        );
     }
 
     #[test]
