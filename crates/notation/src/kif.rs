@@ -663,8 +663,38 @@ pub(crate) fn write_headers(record: &Record, handicap: bool, out: &mut String) {
         }
     }
     for (key, value) in &h.other {
-        out.push_str(&format!("{}：{}\n", one_line(key), one_line(value)));
+        out.push_str(&format!("{}：{}\n", header_key(key), one_line(value)));
     }
+}
+
+/// A header key as KIF can read it back: no spaces or colons inside, and not
+/// starting like a comment, board, move or turn line.
+fn header_key(key: &str) -> String {
+    let key: String = key
+        .chars()
+        .map(|c| {
+            if text::is_space(c) || matches!(c, ':' | '：' | '\r' | '\n') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let risky = key.is_empty()
+        || key.starts_with(|c: char| c.is_ascii_digit() || "*#&|+▲△☗☖▽".contains(c))
+        || key.starts_with(text::FULL_WIDTH_DIGITS)
+        || [
+            "まで",
+            "手数",
+            "変化",
+            "先手番",
+            "後手番",
+            "上手番",
+            "下手番",
+        ]
+        .iter()
+        .any(|p| key.starts_with(p));
+    if risky { format!("_{key}") } else { key }
 }
 
 /// The end word for a move line, and the `まで` line.
@@ -864,6 +894,21 @@ mod tests {
         let written = write(&r);
         assert!(written.contains("後手の持駒：飛二\u{3000}角"), "{written}");
         assert_eq!(parse(&written, None).unwrap(), r);
+    }
+
+    #[test]
+    fn odd_header_keys_still_read_back() {
+        let mut r = parse("手合割：平手\n1 ７六歩(77)\n", None).unwrap();
+        r.headers.other = vec![
+            ("a key".into(), "v1".into()),
+            ("1st".into(), "v2".into()),
+            ("".into(), "v3".into()),
+            ("まで".into(), "v4".into()),
+        ];
+        let back = parse(&write(&r), None).unwrap();
+        assert_eq!(back.moves_text(), ["7g7f"]);
+        let keys: Vec<&str> = back.headers.other.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["a_key", "_1st", "_", "_まで"]);
     }
 
     #[test]
