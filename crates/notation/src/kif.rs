@@ -766,7 +766,9 @@ pub(crate) fn write(record: &Record) -> String {
         if let Some(s) = m.seconds {
             let total = &mut totals[pos.turn().index()];
             *total = total.saturating_add(s);
-            let pad = 14usize.saturating_sub(text.chars().count() * 2).max(1);
+            // Align the times: ASCII takes one column, the rest two.
+            let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+            let pad = 14usize.saturating_sub(width).max(1);
             line.push_str(&" ".repeat(pad));
             line.push_str(&format!(
                 "({:>2}:{:02}/{:02}:{:02}:{:02})",

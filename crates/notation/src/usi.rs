@@ -82,7 +82,7 @@ fn finish<'a>(
     Ok(record)
 }
 
-/// `startpos moves ...` when the game starts from its usual position, else
+/// `startpos moves ...` for shogi from the usual start, else
 /// `sfen <SFEN> moves ...` or `fen <FEN> moves ...`.
 pub(crate) fn write(record: &Record) -> String {
     let variant = record.variant();
