@@ -98,6 +98,8 @@ pub enum ImpasseError {
     KingsNotInCamps,
     /// `27-point`: only the side to move may declare.
     NotYourTurn,
+    /// The game has already ended.
+    GameOver,
 }
 
 impl fmt::Display for ImpasseError {
@@ -108,6 +110,7 @@ impl fmt::Display for ImpasseError {
                 "an impasse may be claimed only when both kings stand in their enemy camps"
             }
             ImpasseError::NotYourTurn => "only the side to move may declare an impasse",
+            ImpasseError::GameOver => "the game is over",
         })
     }
 }
