@@ -15,6 +15,7 @@ pub mod bitboard;
 mod illegal;
 mod outcome;
 pub mod perft;
+pub mod shogi;
 mod position;
 mod settings;
 mod variant;
