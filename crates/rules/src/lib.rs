@@ -15,9 +15,9 @@ pub mod bitboard;
 mod illegal;
 mod outcome;
 pub mod perft;
-pub mod shogi;
 mod position;
 mod settings;
+pub mod shogi;
 mod variant;
 mod zobrist;
 

@@ -20,7 +20,9 @@ fn cases(text: &str) -> Vec<Case> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (word, rest) = line.split_once(' ').expect("line has a keyword and a value");
+        let (word, rest) = line
+            .split_once(' ')
+            .expect("line has a keyword and a value");
         match word {
             "id" => {
                 settings = Settings::default();
@@ -39,10 +41,10 @@ fn cases(text: &str) -> Vec<Case> {
             }
             "perft" => {
                 let (depth, nodes) = rest.split_once(' ').expect("perft DEPTH NODES");
-                out.last_mut().expect("perft after id").expected.push((
-                    depth.parse().expect("depth"),
-                    nodes.parse().expect("nodes"),
-                ));
+                out.last_mut()
+                    .expect("perft after id")
+                    .expected
+                    .push((depth.parse().expect("depth"), nodes.parse().expect("nodes")));
             }
             other => panic!("unknown keyword {other}"),
         }

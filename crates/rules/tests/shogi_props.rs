@@ -18,14 +18,25 @@ fn candidate(n: u32) -> Move {
     let to = Square::from_index((n % 81) as u8).unwrap_or(Square::SQ_5E);
     let from = Square::from_index((n / 81 % 81) as u8).unwrap_or(Square::SQ_5E);
     if n >> 20 & 3 == 0 {
-        Move::Drop { role: Role::ALL[(n >> 13) as usize % 14], to }
+        Move::Drop {
+            role: Role::ALL[(n >> 13) as usize % 14],
+            to,
+        }
     } else {
-        Move::Normal { from, to, promote: n >> 23 & 1 == 1 }
+        Move::Normal {
+            from,
+            to,
+            promote: n >> 23 & 1 == 1,
+        }
     }
 }
 
 /// Checks every property on `pos`, using `noise` for random candidate moves.
-fn check_position(pos: &Position, dead_piece: AnnanDeadPiece, noise: &[u32]) -> Result<(), TestCaseError> {
+fn check_position(
+    pos: &Position,
+    dead_piece: AnnanDeadPiece,
+    noise: &[u32],
+) -> Result<(), TestCaseError> {
     let variant = pos.variant();
     // The key kept move by move equals the key of the same position built afresh,
     // and the position is valid.
@@ -45,8 +56,18 @@ fn check_position(pos: &Position, dead_piece: AnnanDeadPiece, noise: &[u32]) -> 
         prop_assert_eq!(pos.parse_move(&mv.to_string()).unwrap(), mv);
         // The same move with the promotion flag flipped: legal exactly when listed.
         if let Move::Normal { from, to, promote } = mv {
-            let flipped = Move::Normal { from, to, promote: !promote };
-            prop_assert_eq!(pos.is_legal(flipped), legal.contains(&flipped), "{} in {}", flipped, pos);
+            let flipped = Move::Normal {
+                from,
+                to,
+                promote: !promote,
+            };
+            prop_assert_eq!(
+                pos.is_legal(flipped),
+                legal.contains(&flipped),
+                "{} in {}",
+                flipped,
+                pos
+            );
         }
     }
     // is_legal agrees with the list for random candidates.

@@ -8,7 +8,8 @@ use rules::{
 };
 
 fn pos(sfen: &str, variant: Variant) -> Position {
-    Position::from_sfen(sfen, variant, AnnanDeadPiece::default()).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+    Position::from_sfen(sfen, variant, AnnanDeadPiece::default())
+        .unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
 
 fn annan(sfen: &str, dead_piece: AnnanDeadPiece) -> Position {
@@ -19,7 +20,11 @@ fn annan(sfen: &str, dead_piece: AnnanDeadPiece) -> Position {
 fn check(p: &Position, usi: &str) -> Result<(), IllegalMove> {
     let mv = p.parse_move(usi).unwrap();
     let verdict = p.check_move(mv);
-    assert_eq!(verdict.is_ok(), p.legal_moves().contains(&mv), "{usi} in {p}");
+    assert_eq!(
+        verdict.is_ok(),
+        p.legal_moves().contains(&mv),
+        "{usi} in {p}"
+    );
     verdict
 }
 
@@ -53,7 +58,10 @@ fn uchifuzume() {
     // Mate by a moved pawn is legal.
     let moved = pos("8k/6G2/7SP/9/9/9/9/9/4K4 b - 1", Variant::Shogi);
     let after = play(&moved, "1c1b");
-    assert_eq!(after.end(), Some(Outcome::win(Side::First, EndReason::Checkmate)));
+    assert_eq!(
+        after.end(),
+        Some(Outcome::win(Side::First, EndReason::Checkmate))
+    );
 }
 
 #[test]
@@ -132,7 +140,10 @@ fn pins() {
 fn game_end() {
     // Sente's king on 1i is mated by the gold on 1h, guarded by the lance on 1a.
     let mated = pos("k7l/9/9/9/9/9/9/8g/8K b - 1", Variant::Shogi);
-    assert_eq!(mated.end(), Some(Outcome::loss(Side::First, EndReason::Checkmate)));
+    assert_eq!(
+        mated.end(),
+        Some(Outcome::loss(Side::First, EndReason::Checkmate))
+    );
     let p = Position::startpos(Variant::Shogi, &Settings::default());
     assert_eq!(p.end(), None);
 }
@@ -151,14 +162,24 @@ fn handicaps() {
         (Handicap::Eight, 8),
         (Handicap::Ten, 10),
     ] {
-        let settings = Settings { handicap, ..Settings::default() };
+        let settings = Settings {
+            handicap,
+            ..Settings::default()
+        };
         let p = Position::startpos(Variant::Shogi, &settings);
         let pieces = (0..81)
             .filter_map(|i| Square::from_index(i).and_then(|sq| p.piece_at(sq)))
             .collect::<Vec<_>>();
         assert_eq!(pieces.len(), 40 - removed, "{handicap}");
-        assert_eq!(pieces.iter().filter(|p| p.color == Color::Sente).count(), 20);
-        let expected_turn = if handicap == Handicap::Even { Color::Sente } else { Color::Gote };
+        assert_eq!(
+            pieces.iter().filter(|p| p.color == Color::Sente).count(),
+            20
+        );
+        let expected_turn = if handicap == Handicap::Even {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         assert_eq!(p.turn(), expected_turn);
         assert_eq!(p.to_sfen(), handicap.sfen());
     }
@@ -166,23 +187,58 @@ fn handicaps() {
 
 #[test]
 fn position_errors() {
-    let err = |sfen: &str, variant| Position::from_sfen(sfen, variant, AnnanDeadPiece::default()).unwrap_err();
+    let err = |sfen: &str, variant| {
+        Position::from_sfen(sfen, variant, AnnanDeadPiece::default()).unwrap_err()
+    };
     let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    assert_eq!(err(start, Variant::Xiangqi), SfenError::Position(PositionError::WrongVariant(Variant::Xiangqi)));
-    assert_eq!(err("4k4/9/9/9/9/9/9/9/9 b - 1", Variant::Shogi), SfenError::Position(PositionError::MissingKing(Color::Sente)));
-    assert_eq!(err("4k4/9/9/9/9/9/9/9/3KK4 b - 1", Variant::Shogi), SfenError::Position(PositionError::TooManyKings(Color::Sente)));
-    assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", Variant::Shogi), SfenError::Position(PositionError::TooManyPieces(Role::Rook)));
-    assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", Variant::Shogi), SfenError::Position(PositionError::TooManyPieces(Role::Pawn)));
-    assert_eq!(err("4k4/9/9/4P4/9/9/4P4/9/4K4 b - 1", Variant::Shogi), SfenError::Position(PositionError::DoublePawn(Color::Sente, 5)));
-    assert_eq!(err("4k3P/9/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi), SfenError::Position(PositionError::DeadPiece(Square::SQ_1A)));
-    assert_eq!(err("4k4/9/9/9/9/9/9/7n1/4K4 b - 1", Variant::Shogi), SfenError::Position(PositionError::DeadPiece(Square::SQ_2H)));
-    assert_eq!(err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi), SfenError::Position(PositionError::OpponentInCheck));
-    assert_eq!(err("rbsgk/4p/5/P4/KGSBL b - 1", Variant::Minishogi), SfenError::Position(PositionError::NotInThisGame(Role::Lance)));
-    assert_eq!(err("rbsgk/4p/5/P4/KGSBR b P 1", Variant::Minishogi), SfenError::Position(PositionError::TooManyPieces(Role::Pawn)));
+    assert_eq!(
+        err(start, Variant::Xiangqi),
+        SfenError::Position(PositionError::WrongVariant(Variant::Xiangqi))
+    );
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/9/9 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::MissingKing(Color::Sente))
+    );
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/9/3KK4 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::TooManyKings(Color::Sente))
+    );
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", Variant::Shogi),
+        SfenError::Position(PositionError::TooManyPieces(Role::Rook))
+    );
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", Variant::Shogi),
+        SfenError::Position(PositionError::TooManyPieces(Role::Pawn))
+    );
+    assert_eq!(
+        err("4k4/9/9/4P4/9/9/4P4/9/4K4 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::DoublePawn(Color::Sente, 5))
+    );
+    assert_eq!(
+        err("4k3P/9/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::DeadPiece(Square::SQ_1A))
+    );
+    assert_eq!(
+        err("4k4/9/9/9/9/9/9/7n1/4K4 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::DeadPiece(Square::SQ_2H))
+    );
+    assert_eq!(
+        err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi),
+        SfenError::Position(PositionError::OpponentInCheck)
+    );
+    assert_eq!(
+        err("rbsgk/4p/5/P4/KGSBL b - 1", Variant::Minishogi),
+        SfenError::Position(PositionError::NotInThisGame(Role::Lance))
+    );
+    assert_eq!(
+        err("rbsgk/4p/5/P4/KGSBR b P 1", Variant::Minishogi),
+        SfenError::Position(PositionError::TooManyPieces(Role::Pawn))
+    );
     // Parse errors come through with their part.
     match err("4k4/9/9/9/9/9/9/9/4K4 x - 1", Variant::Shogi) {
         SfenError::Parse(e) => assert_eq!(e.part, SfenPart::Turn),
-        other => panic!("{other}"),
+        other @ SfenError::Position(_) => panic!("{other}"),
     }
     // Every error has a message.
     assert!(err(start, Variant::Xiangqi).to_string().contains("xiangqi"));
@@ -191,10 +247,19 @@ fn position_errors() {
 #[test]
 fn sfen_round_trips() {
     for (sfen, variant) in [
-        ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", Variant::Shogi),
-        ("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", Variant::Shogi),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            Variant::Shogi,
+        ),
+        (
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            Variant::Shogi,
+        ),
         ("rbsgk/4p/5/P4/KGSBR b - 1", Variant::Minishogi),
-        ("lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL b - 1", Variant::Annan),
+        (
+            "lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL b - 1",
+            Variant::Annan,
+        ),
     ] {
         assert_eq!(pos(sfen, variant).to_sfen(), sfen);
         assert_eq!(pos(sfen, variant).to_string(), sfen);
@@ -214,18 +279,39 @@ fn impasse_24_points() {
     let rule = Impasse::TwentyFourPoint;
     // Sente 10 + 14 = 24, Gote 10 + 2 + 18 = 30: a draw.
     let p = pos(&points_sfen("RB4G4S4N2L", "rb2l18p", 'a'), Variant::Shogi);
-    assert_eq!(p.judge_impasse(rule, Side::First), Ok(Outcome::draw(EndReason::Impasse)));
-    assert_eq!(p.judge_impasse(rule, Side::Second), Ok(Outcome::draw(EndReason::Impasse)));
+    assert_eq!(
+        p.judge_impasse(rule, Side::First),
+        Ok(Outcome::draw(EndReason::Impasse))
+    );
+    assert_eq!(
+        p.judge_impasse(rule, Side::Second),
+        Ok(Outcome::draw(EndReason::Impasse))
+    );
     // Sente 23: Sente loses, whoever claims.
     let p = pos(&points_sfen("RB4G4S4NL", "rb3l18p", 'a'), Variant::Shogi);
-    assert_eq!(p.judge_impasse(rule, Side::First), Ok(Outcome::loss(Side::First, EndReason::Impasse)));
-    assert_eq!(p.judge_impasse(rule, Side::Second), Ok(Outcome::loss(Side::First, EndReason::Impasse)));
+    assert_eq!(
+        p.judge_impasse(rule, Side::First),
+        Ok(Outcome::loss(Side::First, EndReason::Impasse))
+    );
+    assert_eq!(
+        p.judge_impasse(rule, Side::Second),
+        Ok(Outcome::loss(Side::First, EndReason::Impasse))
+    );
     // The Sente king on rank d is not in its enemy camp.
     let p = pos(&points_sfen("RB4G4S4N2L", "rb2l18p", 'd'), Variant::Shogi);
-    assert_eq!(p.judge_impasse(rule, Side::First), Err(ImpasseError::KingsNotInCamps));
-    assert_eq!(p.judge_impasse(Impasse::Off, Side::First), Err(ImpasseError::NotInThisGame));
+    assert_eq!(
+        p.judge_impasse(rule, Side::First),
+        Err(ImpasseError::KingsNotInCamps)
+    );
+    assert_eq!(
+        p.judge_impasse(Impasse::Off, Side::First),
+        Err(ImpasseError::NotInThisGame)
+    );
     let mini = Position::startpos(Variant::Minishogi, &Settings::default());
-    assert_eq!(mini.judge_impasse(rule, Side::First), Err(ImpasseError::NotInThisGame));
+    assert_eq!(
+        mini.judge_impasse(rule, Side::First),
+        Err(ImpasseError::NotInThisGame)
+    );
 }
 
 #[test]
@@ -237,17 +323,44 @@ fn impasse_27_points() {
     // In camp: rook, bishop, 8 pawns (10 pieces, 18 points); hand 10 points: 28.
     let sente_28 = "4K4/1R5B1/PPPPPPPP1/9/9/9/9/9/4k4 b 4G4S2N2n4l10p 1";
     assert_eq!(declare(sente_28, Side::First), win(Side::First));
-    assert_eq!(declare(sente_28, Side::Second), Err(ImpasseError::NotYourTurn));
+    assert_eq!(
+        declare(sente_28, Side::Second),
+        Err(ImpasseError::NotYourTurn)
+    );
     // 27 points is not enough for Sente.
-    assert_eq!(declare("4K4/1R5B1/PPPPPPPP1/9/9/9/9/9/4k4 b 4G4SN3n4l10p 1", Side::First), loss(Side::First));
+    assert_eq!(
+        declare(
+            "4K4/1R5B1/PPPPPPPP1/9/9/9/9/9/4k4 b 4G4SN3n4l10p 1",
+            Side::First
+        ),
+        loss(Side::First)
+    );
     // 9 pieces in camp with 28 points loses.
-    assert_eq!(declare("4K4/1R5B1/PPPPPPP2/9/9/9/9/9/4k4 b 4G4S2NP2n4l9p 1", Side::First), loss(Side::First));
+    assert_eq!(
+        declare(
+            "4K4/1R5B1/PPPPPPP2/9/9/9/9/9/4k4 b 4G4S2NP2n4l9p 1",
+            Side::First
+        ),
+        loss(Side::First)
+    );
     // In check: loses.
-    assert_eq!(declare("4K4/1R2g2B1/PPPPPPPP1/9/9/9/9/9/4k4 b 3G4S3Nn4l10p 1", Side::First), loss(Side::First));
+    assert_eq!(
+        declare(
+            "4K4/1R2g2B1/PPPPPPPP1/9/9/9/9/9/4k4 b 3G4S3Nn4l10p 1",
+            Side::First
+        ),
+        loss(Side::First)
+    );
     // Gote wins with 27.
     let gote_27 = "4K4/9/9/9/9/9/pppppppp1/1r5b1/4k4 w 3N4L10P4g4sn 1";
     assert_eq!(declare(gote_27, Side::Second), win(Side::Second));
-    assert_eq!(declare("4K4/9/9/9/9/9/pppppppp1/1r5b1/4k4 w 4N4L10P4g4s 1", Side::Second), loss(Side::Second));
+    assert_eq!(
+        declare(
+            "4K4/9/9/9/9/9/pppppppp1/1r5b1/4k4 w 4N4L10P4g4s 1",
+            Side::Second
+        ),
+        loss(Side::Second)
+    );
 }
 
 #[test]
@@ -267,7 +380,10 @@ fn annan_borrowed_move() {
 
 #[test]
 fn annan_check_by_borrowed_movement_and_capturing_the_lender() {
-    let p = annan("4k4/8b/9/9/4S4/5R3/9/9/4K4 b - 1", AnnanDeadPiece::default());
+    let p = annan(
+        "4k4/8b/9/9/4S4/5R3/9/9/4K4 b - 1",
+        AnnanDeadPiece::default(),
+    );
     assert!(!p.is_check());
     // The rook steps behind the silver, which now attacks the king like a rook.
     let after = play(&p, "4f5f");
@@ -282,11 +398,17 @@ fn annan_check_by_borrowed_movement_and_capturing_the_lender() {
 
 #[test]
 fn annan_nifu_by_a_sideways_pawn_move() {
-    let p = annan("4k4/9/9/9/4P4/4G4/5P3/9/4K4 b - 1", AnnanDeadPiece::default());
+    let p = annan(
+        "4k4/9/9/9/4P4/4G4/5P3/9/4K4 b - 1",
+        AnnanDeadPiece::default(),
+    );
     assert_eq!(check(&p, "5e4e"), Err(IllegalMove::DoublePawn));
     assert_eq!(check(&p, "5e6e"), Ok(()));
     // Promoting on arrival leaves no second pawn.
-    let p = annan("4k4/9/4P4/4G4/9/9/5P3/9/4K4 b - 1", AnnanDeadPiece::default());
+    let p = annan(
+        "4k4/9/4P4/4G4/9/9/5P3/9/4K4 b - 1",
+        AnnanDeadPiece::default(),
+    );
     assert_eq!(check(&p, "5c4c+"), Ok(()));
     assert_eq!(check(&p, "5c4c"), Err(IllegalMove::DoublePawn));
 }
@@ -302,12 +424,26 @@ fn annan_dead_piece_settings() {
         // Arrives on 4a before the gold on 4b: it can move from there.
         ("5b4a", Ok(()), Err(IllegalMove::DeadPiece), Ok(())),
         // Straight forward it left 5b empty: unsupported on 5a.
-        ("5b5a", Err(IllegalMove::DeadPiece), Err(IllegalMove::DeadPiece), Ok(())),
+        (
+            "5b5a",
+            Err(IllegalMove::DeadPiece),
+            Err(IllegalMove::DeadPiece),
+            Ok(()),
+        ),
         ("5b5a+", Ok(()), Ok(()), Ok(())),
         ("P*4a", Ok(()), Err(IllegalMove::DeadPiece), Ok(())),
-        ("P*3a", Err(IllegalMove::DeadPiece), Err(IllegalMove::DeadPiece), Ok(())),
+        (
+            "P*3a",
+            Err(IllegalMove::DeadPiece),
+            Err(IllegalMove::DeadPiece),
+            Ok(()),
+        ),
     ] {
-        assert_eq!(check(&allowed_if_supported, usi), ais, "{usi} allowed-if-supported");
+        assert_eq!(
+            check(&allowed_if_supported, usi),
+            ais,
+            "{usi} allowed-if-supported"
+        );
         assert_eq!(check(&by_original_type, usi), bot, "{usi} by-original-type");
         assert_eq!(check(&always_allowed, usi), aa, "{usi} always-allowed");
     }
@@ -331,5 +467,11 @@ fn annan_uchifuzume_and_king_borrowing() {
     assert_eq!(check(&p, "5h6i"), Ok(()));
     let p = annan("k8/9/9/9/9/9/9/4K4/4R4 b - 1", AnnanDeadPiece::default());
     assert_eq!(check(&p, "5h5b"), Ok(()));
-    assert_eq!(p.piece_at(Square::SQ_5I), Some(Piece { color: Color::Sente, role: Role::Rook }));
+    assert_eq!(
+        p.piece_at(Square::SQ_5I),
+        Some(Piece {
+            color: Color::Sente,
+            role: Role::Rook
+        })
+    );
 }

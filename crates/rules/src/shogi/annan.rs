@@ -23,7 +23,12 @@ fn behind(color: Color, sq: Square) -> Option<Square> {
 /// The friendly piece supporting (lending its movement to) a `color` piece on
 /// `sq`, not counting the square `vacated` (which a moving piece just left).
 #[inline]
-pub(super) fn support(pos: &Position, color: Color, sq: Square, vacated: Option<Square>) -> Option<Piece> {
+pub(super) fn support(
+    pos: &Position,
+    color: Color,
+    sq: Square,
+    vacated: Option<Square>,
+) -> Option<Piece> {
     behind(color, sq)
         .filter(|&b| Some(b) != vacated)
         .and_then(|b| pos.piece_at(b))
@@ -63,17 +68,27 @@ pub(super) fn generate(pos: &Position, out: &mut MoveList<Move>) {
     };
     for from in own {
         let from = Square::from_index_unchecked(from);
-        let Some(piece) = pos.piece_at(from) else { continue };
+        let Some(piece) = pos.piece_at(from) else {
+            continue;
+        };
         let like = pos.moves_like(from, piece);
         for to in attacks::attacks(us, like, from, occupied) & !own {
             let to = Square::from_index_unchecked(to);
             if piece.role.can_promote() && (zone.has(from.index()) || zone.has(to.index())) {
-                try_push(Move::Normal { from, to, promote: true });
+                try_push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
             }
             let double_pawn =
                 piece.role == Role::Pawn && from.file() != to.file() && pawn_files.has(to.index());
             if !double_pawn && !pos.is_dead_arrival(piece.role, Some(from), to) {
-                try_push(Move::Normal { from, to, promote: false });
+                try_push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
     }
@@ -88,13 +103,18 @@ pub(super) fn generate(pos: &Position, out: &mut MoveList<Move>) {
         }
         for to in empty {
             let to = Square::from_index_unchecked(to);
-            if pos.is_dead_arrival(role, None, to) || (role == Role::Pawn && pawn_files.has(to.index())) {
+            if pos.is_dead_arrival(role, None, to)
+                || (role == Role::Pawn && pawn_files.has(to.index()))
+            {
                 continue;
             }
             let mv = Move::Drop { role, to };
             let mut after = pos.clone();
             after.play(mv);
-            if after.attackers_to(after.kings[us.index()], us.opponent(), after.occupied()).is_any() {
+            if after
+                .attackers_to(after.kings[us.index()], us.opponent(), after.occupied())
+                .is_any()
+            {
                 continue;
             }
             // 打ち歩詰め: any pawn drop after which the opponent is mated.

@@ -93,7 +93,16 @@ const STEP_OFFSETS: [&[(i8, i8)]; 5] = [
     &[(-1, -2), (1, -2)],
     &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)],
     &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)],
-    &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
+    &[
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ],
 ];
 
 /// `STEPS[color][piece][sq]`: step targets from `sq`.
@@ -131,7 +140,11 @@ static STEPS: [[[Bitboard; 81]; 5]; 2] = {
 fn slide(dir: usize, sq: Square, occupied: Bitboard) -> Bitboard {
     let ray = RAYS[dir][usize::from(sq.index())];
     let blockers = ray & occupied;
-    let blocker = if is_ascending(dir) { blockers.first() } else { blockers.last() };
+    let blocker = if is_ascending(dir) {
+        blockers.first()
+    } else {
+        blockers.last()
+    };
     match blocker {
         Some(b) => ray ^ RAYS[dir][usize::from(b)],
         None => ray,
@@ -228,7 +241,9 @@ fn direction(a: Square, b: Square) -> Option<usize> {
 pub(crate) fn between(a: Square, b: Square) -> Bitboard {
     match direction(a, b) {
         Some(dir) => {
-            RAYS[dir][usize::from(a.index())] ^ RAYS[dir][usize::from(b.index())] ^ Bitboard::from_index(b.index())
+            RAYS[dir][usize::from(a.index())]
+                ^ RAYS[dir][usize::from(b.index())]
+                ^ Bitboard::from_index(b.index())
         }
         None => Bitboard::EMPTY,
     }
@@ -255,7 +270,12 @@ pub(crate) fn rays_from(sq: Square) -> impl Iterator<Item = (Bitboard, bool, Opt
             0 => Some(Color::Gote),
             _ => None,
         };
-        (RAYS[dir][usize::from(sq.index())], dir < 4, lance, is_ascending(dir))
+        (
+            RAYS[dir][usize::from(sq.index())],
+            dir < 4,
+            lance,
+            is_ascending(dir),
+        )
     })
 }
 
@@ -308,7 +328,14 @@ mod tests {
         assert_eq!(between(Square::SQ_1A, Square::SQ_2C), Bitboard::EMPTY);
         assert_eq!(knight(Color::Sente, Square::SQ_2I).count(), 2);
         assert_eq!(knight(Color::Gote, Square::SQ_2I).count(), 0);
-        assert_eq!(gold(Color::Gote, Square::SQ_5E), gold(Color::Sente, Square::SQ_5E).count().eq(&6).then(|| gold(Color::Gote, Square::SQ_5E)).unwrap());
+        assert_eq!(
+            gold(Color::Gote, Square::SQ_5E),
+            gold(Color::Sente, Square::SQ_5E)
+                .count()
+                .eq(&6)
+                .then(|| gold(Color::Gote, Square::SQ_5E))
+                .unwrap()
+        );
         assert!(gold(Color::Gote, Square::SQ_5E).has(Square::SQ_4F.index()));
         assert!(!gold(Color::Gote, Square::SQ_5E).has(Square::SQ_4D.index()));
     }

@@ -4,7 +4,11 @@ use super::{Color, Position, Role, Square};
 use crate::{EndReason, Impasse, ImpasseError, Outcome, Variant};
 
 /// Judges `claimant`'s impasse claim (`24-point`) or declaration (`27-point`).
-pub(super) fn judge(pos: &Position, rule: Impasse, claimant: Color) -> Result<Outcome, ImpasseError> {
+pub(super) fn judge(
+    pos: &Position,
+    rule: Impasse,
+    claimant: Color,
+) -> Result<Outcome, ImpasseError> {
     if pos.variant == Variant::Minishogi {
         return Err(ImpasseError::NotInThisGame);
     }
@@ -17,7 +21,8 @@ pub(super) fn judge(pos: &Position, rule: Impasse, claimant: Color) -> Result<Ou
 
 /// Whether `color`'s king stands in its enemy camp.
 fn king_in_camp(pos: &Position, color: Color) -> bool {
-    pos.promotion_zone(color).has(pos.kings[color.index()].index())
+    pos.promotion_zone(color)
+        .has(pos.kings[color.index()].index())
 }
 
 /// `color`'s points over the pieces on `squares` plus the hand.

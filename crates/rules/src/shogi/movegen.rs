@@ -42,7 +42,11 @@ impl Position {
         for to in attacks::king(ksq) & !own & board {
             let to = Square::from_index_unchecked(to);
             if attackers_with(&enemy, to, them, without_king).is_empty() {
-                out.push(Move::Normal { from: ksq, to, promote: false });
+                out.push(Move::Normal {
+                    from: ksq,
+                    to,
+                    promote: false,
+                });
             }
         }
         if self.checkers.has_more_than_one() {
@@ -60,7 +64,9 @@ impl Position {
         let zone = self.promotion_zone(us);
         for from in own.without(ksq.index()) {
             let from = Square::from_index_unchecked(from);
-            let Some(piece) = self.piece_at(from) else { continue };
+            let Some(piece) = self.piece_at(from) else {
+                continue;
+            };
             let mut to_set = attacks::attacks(us, piece.role, from, occupied) & targets;
             if self.pinned.has(from.index()) {
                 to_set &= attacks::ray_through(ksq, from);
@@ -69,12 +75,20 @@ impl Position {
             for to in to_set {
                 let to = Square::from_index_unchecked(to);
                 if piece.role.can_promote() && (zone.has(from.index()) || zone.has(to.index())) {
-                    out.push(Move::Normal { from, to, promote: true });
+                    out.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
                     if dead.has(to.index()) {
                         continue;
                     }
                 }
-                out.push(Move::Normal { from, to, promote: false });
+                out.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
 
@@ -99,7 +113,10 @@ impl Position {
                 }
             }
             for to in squares {
-                out.push(Move::Drop { role, to: Square::from_index_unchecked(to) });
+                out.push(Move::Drop {
+                    role,
+                    to: Square::from_index_unchecked(to),
+                });
             }
         }
     }
@@ -116,7 +133,10 @@ impl Position {
     /// Whether dropping a pawn on `to` leaves the opponent in check with no legal move.
     pub(super) fn drop_mates(&self, to: Square) -> bool {
         let mut after = self.clone();
-        after.play(Move::Drop { role: Role::Pawn, to });
+        after.play(Move::Drop {
+            role: Role::Pawn,
+            to,
+        });
         after.checkers.is_any() && !after.has_legal_move()
     }
 
@@ -177,7 +197,8 @@ impl Position {
                 }
                 let zone = self.promotion_zone(us);
                 if promote
-                    && !(piece.role.can_promote() && (zone.has(from.index()) || zone.has(to.index())))
+                    && !(piece.role.can_promote()
+                        && (zone.has(from.index()) || zone.has(to.index())))
                 {
                     return Err(IllegalMove::CannotPromote);
                 }
@@ -193,7 +214,10 @@ impl Position {
                 }
             }
             Move::Drop { role, to } => {
-                if !role.is_droppable() || role.is_promoted() || self.hands[us.index()].get(role) == 0 {
+                if !role.is_droppable()
+                    || role.is_promoted()
+                    || self.hands[us.index()].get(role) == 0
+                {
                     return Err(IllegalMove::NotInHand);
                 }
                 if !board.has(to.index()) {
@@ -218,8 +242,13 @@ impl Position {
         {
             return Err(IllegalMove::LeavesKingInCheck);
         }
-        if matches!(mv, Move::Drop { role: Role::Pawn, .. })
-            && after.checkers.is_any()
+        if matches!(
+            mv,
+            Move::Drop {
+                role: Role::Pawn,
+                ..
+            }
+        ) && after.checkers.is_any()
             && !after.has_legal_move()
         {
             return Err(IllegalMove::PawnDropMate);
@@ -271,7 +300,10 @@ impl crate::Position for Position {
         if on_board {
             Ok(mv)
         } else {
-            Err(ParseMoveError::new(text, "square off the minishogi board (files 1-5, ranks a-e)"))
+            Err(ParseMoveError::new(
+                text,
+                "square off the minishogi board (files 1-5, ranks a-e)",
+            ))
         }
     }
 
@@ -279,7 +311,11 @@ impl crate::Position for Position {
         if self.has_legal_move() {
             return None;
         }
-        let reason = if self.checkers.is_any() { EndReason::Checkmate } else { EndReason::NoLegalMoves };
+        let reason = if self.checkers.is_any() {
+            EndReason::Checkmate
+        } else {
+            EndReason::NoLegalMoves
+        };
         Some(Outcome::loss(self.turn.side(), reason))
     }
 

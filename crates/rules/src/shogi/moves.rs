@@ -107,7 +107,9 @@ mod tests {
         for text in ["7g7f", "8h2b+", "P*5e", "R*1a", "9i1a"] {
             assert_eq!(Move::from_usi(text).unwrap().to_string(), text);
         }
-        for bad in ["", "7g7", "7g7g", "0a1a", "7j7f", "K*5e", "p*5e", "+*5e", "7g7f=", "P*5", "7g7f++"] {
+        for bad in [
+            "", "7g7", "7g7g", "0a1a", "7j7f", "K*5e", "p*5e", "+*5e", "7g7f=", "P*5", "7g7f++",
+        ] {
             assert!(Move::from_usi(bad).is_err(), "{bad}");
         }
     }

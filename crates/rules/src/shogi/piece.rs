@@ -250,6 +250,13 @@ mod tests {
             }
             assert_eq!(Role::ALL[role.index()], role);
         }
-        assert_eq!(Piece { color: Color::Gote, role: Role::Dragon }.sfen(), "+r");
+        assert_eq!(
+            Piece {
+                color: Color::Gote,
+                role: Role::Dragon
+            }
+            .sfen(),
+            "+r"
+        );
     }
 }

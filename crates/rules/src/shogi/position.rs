@@ -134,7 +134,11 @@ impl Position {
     ///
     /// # Errors
     /// The first rule the setup breaks.
-    pub fn new(setup: Setup, variant: Variant, dead_piece: AnnanDeadPiece) -> Result<Position, PositionError> {
+    pub fn new(
+        setup: Setup,
+        variant: Variant,
+        dead_piece: AnnanDeadPiece,
+    ) -> Result<Position, PositionError> {
         if variant == Variant::Xiangqi {
             return Err(PositionError::WrongVariant(variant));
         }
@@ -165,7 +169,9 @@ impl Position {
             if !pos.board_mask().has(sq.index()) {
                 return Err(PositionError::OffBoard(sq));
             }
-            if variant == Variant::Minishogi && matches!(piece.role.unpromoted(), Role::Lance | Role::Knight) {
+            if variant == Variant::Minishogi
+                && matches!(piece.role.unpromoted(), Role::Lance | Role::Knight)
+            {
                 return Err(PositionError::NotInThisGame(piece.role.unpromoted()));
             }
             if piece.role == Role::King {
@@ -206,13 +212,18 @@ impl Position {
                 for role in [Role::Pawn, Role::Lance, Role::Knight] {
                     let dead = pos.pieces(color, role) & pos.dead_squares(color, role);
                     if let Some(index) = dead.first() {
-                        return Err(PositionError::DeadPiece(Square::from_index_unchecked(index)));
+                        return Err(PositionError::DeadPiece(Square::from_index_unchecked(
+                            index,
+                        )));
                     }
                 }
             }
         }
         let them = pos.turn.opponent();
-        if pos.attackers_to(pos.kings[them.index()], pos.turn, pos.occupied()).is_any() {
+        if pos
+            .attackers_to(pos.kings[them.index()], pos.turn, pos.occupied())
+            .is_any()
+        {
             return Err(PositionError::OpponentInCheck);
         }
         pos.key = pos.fresh_key();
@@ -224,7 +235,11 @@ impl Position {
     ///
     /// # Errors
     /// The text is not SFEN for this board size, or not a legal position.
-    pub fn from_sfen(text: &str, variant: Variant, dead_piece: AnnanDeadPiece) -> Result<Position, SfenError> {
+    pub fn from_sfen(
+        text: &str,
+        variant: Variant,
+        dead_piece: AnnanDeadPiece,
+    ) -> Result<Position, SfenError> {
         let setup = Setup::from_sfen(text, board_size(variant))?;
         Ok(Position::new(setup, variant, dead_piece)?)
     }
@@ -243,7 +258,11 @@ impl Position {
             Variant::Shogi => settings.handicap.sfen(),
             Variant::Xiangqi => Handicap::Even.sfen(),
         };
-        let variant = if variant == Variant::Xiangqi { Variant::Shogi } else { variant };
+        let variant = if variant == Variant::Xiangqi {
+            Variant::Shogi
+        } else {
+            variant
+        };
         match Position::from_sfen(sfen, variant, settings.annan_dead_piece) {
             Ok(pos) => pos,
             Err(e) => unreachable!("start position {sfen} is legal: {e}"),
@@ -309,7 +328,11 @@ impl Position {
     /// All squares of the game's board (files 1–5, ranks a–e for minishogi).
     #[inline]
     pub(super) fn board_mask(&self) -> Bitboard {
-        if self.variant == Variant::Minishogi { MINI_BOARD } else { FULL_BOARD }
+        if self.variant == Variant::Minishogi {
+            MINI_BOARD
+        } else {
+            FULL_BOARD
+        }
     }
 
     /// The occupied squares.
@@ -330,8 +353,12 @@ impl Position {
         let ranks = match (self.variant, color) {
             (Variant::Minishogi, Color::Sente) => attacks::rank_mask(1),
             (Variant::Minishogi, Color::Gote) => attacks::rank_mask(5),
-            (_, Color::Sente) => attacks::rank_mask(1) | attacks::rank_mask(2) | attacks::rank_mask(3),
-            (_, Color::Gote) => attacks::rank_mask(7) | attacks::rank_mask(8) | attacks::rank_mask(9),
+            (_, Color::Sente) => {
+                attacks::rank_mask(1) | attacks::rank_mask(2) | attacks::rank_mask(3)
+            }
+            (_, Color::Gote) => {
+                attacks::rank_mask(7) | attacks::rank_mask(8) | attacks::rank_mask(9)
+            }
         };
         ranks & self.board_mask()
     }
@@ -345,10 +372,16 @@ impl Position {
             (Color::Gote, Variant::Minishogi) => 5,
             (Color::Gote, _) => 9,
         };
-        let next_to_last = if color == Color::Sente { last + 1 } else { last - 1 };
+        let next_to_last = if color == Color::Sente {
+            last + 1
+        } else {
+            last - 1
+        };
         match role {
             Role::Pawn | Role::Lance => attacks::rank_mask(last) & self.board_mask(),
-            Role::Knight => (attacks::rank_mask(last) | attacks::rank_mask(next_to_last)) & self.board_mask(),
+            Role::Knight => {
+                (attacks::rank_mask(last) | attacks::rank_mask(next_to_last)) & self.board_mask()
+            }
             _ => Bitboard::EMPTY,
         }
     }
@@ -391,7 +424,11 @@ impl Position {
 
     /// The Zobrist key computed from scratch.
     pub(super) fn fresh_key(&self) -> u64 {
-        let mut key = if self.turn == Color::Gote { zobrist::GOTE_TO_MOVE } else { 0 };
+        let mut key = if self.turn == Color::Gote {
+            zobrist::GOTE_TO_MOVE
+        } else {
+            0
+        };
         for (index, piece) in self.board.iter().enumerate() {
             if let Some(p) = piece {
                 key ^= zobrist::piece(p.color, p.role, Square::from_index_unchecked(index as u8));
@@ -477,7 +514,9 @@ impl Position {
             }
             let blockers = ray & occupied;
             let nearest = |bb: Bitboard| if ascending { bb.first() } else { bb.last() };
-            let Some(first) = nearest(blockers) else { continue };
+            let Some(first) = nearest(blockers) else {
+                continue;
+            };
             if !own.has(first) {
                 continue;
             }
@@ -493,11 +532,20 @@ impl Position {
 /// The pieces among `movers` (by kind they move like, all of colour `by`)
 /// that attack `sq` with `occupied` blocking.
 #[inline]
-pub(super) fn attackers_with(movers: &[Bitboard; 14], sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+pub(super) fn attackers_with(
+    movers: &[Bitboard; 14],
+    sq: Square,
+    by: Color,
+    occupied: Bitboard,
+) -> Bitboard {
     let m = |role: Role| movers[role.index()];
     // A square is attacked from where the opponent's piece of that kind would attack it from `sq`.
     let other = by.opponent();
-    let golds = m(Role::Gold) | m(Role::Tokin) | m(Role::PromotedLance) | m(Role::PromotedKnight) | m(Role::PromotedSilver);
+    let golds = m(Role::Gold)
+        | m(Role::Tokin)
+        | m(Role::PromotedLance)
+        | m(Role::PromotedKnight)
+        | m(Role::PromotedSilver);
     let mut attackers = (attacks::pawn(other, sq) & m(Role::Pawn))
         | (attacks::knight(other, sq) & m(Role::Knight))
         | (attacks::silver(other, sq) & m(Role::Silver))

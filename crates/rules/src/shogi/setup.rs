@@ -165,7 +165,8 @@ impl Setup {
             }
             let mut empty = 0;
             for file in (1..=n).rev() {
-                let piece = Square::new(file, rank).and_then(|sq| self.board[usize::from(sq.index())]);
+                let piece =
+                    Square::new(file, rank).and_then(|sq| self.board[usize::from(sq.index())]);
                 match piece {
                     None => empty += 1,
                     Some(piece) => {
@@ -221,7 +222,11 @@ fn parse_board(setup: &mut Setup, board: &str, start: usize, n: u8) -> Result<()
     if ranks.len() != usize::from(n) {
         return Err(err(
             0..board.len(),
-            if n == 5 { "expected 5 ranks separated by '/'" } else { "expected 9 ranks separated by '/'" },
+            if n == 5 {
+                "expected 5 ranks separated by '/'"
+            } else {
+                "expected 9 ranks separated by '/'"
+            },
         ));
     }
     for (rank_index, &(rank_start, rank_text)) in ranks.iter().enumerate() {
@@ -236,17 +241,27 @@ fn parse_board(setup: &mut Setup, board: &str, start: usize, n: u8) -> Result<()
                 column += byte - b'0';
                 i += 1;
                 if column > n {
-                    return Err(err(rank_start..rank_start + rank_text.len(), "too many squares in this rank"));
+                    return Err(err(
+                        rank_start..rank_start + rank_text.len(),
+                        "too many squares in this rank",
+                    ));
                 }
                 continue;
             }
-            let (promoted, letter_at) = if byte == b'+' { (true, i + 1) } else { (false, i) };
+            let (promoted, letter_at) = if byte == b'+' {
+                (true, i + 1)
+            } else {
+                (false, i)
+            };
             let Some(&letter) = bytes.get(letter_at) else {
                 return Err(err(at..at + 1, "'+' must be followed by a piece letter"));
             };
             let span = at..rank_start + letter_at + 1;
             let Some(mut role) = Role::from_letter(letter as char) else {
-                return Err(err(span, "expected a piece letter (P L N S G B R K), '+' or a digit 1-9"));
+                return Err(err(
+                    span,
+                    "expected a piece letter (P L N S G B R K), '+' or a digit 1-9",
+                ));
             };
             if promoted {
                 role = role
@@ -254,9 +269,16 @@ fn parse_board(setup: &mut Setup, board: &str, start: usize, n: u8) -> Result<()
                     .ok_or_else(|| err(span.clone(), "this piece cannot be promoted"))?;
             }
             if column >= n {
-                return Err(err(rank_start..rank_start + rank_text.len(), "too many squares in this rank"));
+                return Err(err(
+                    rank_start..rank_start + rank_text.len(),
+                    "too many squares in this rank",
+                ));
             }
-            let color = if letter.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            let color = if letter.is_ascii_uppercase() {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
             let file = n - column;
             let Some(sq) = Square::new(file, rank) else {
                 return Err(err(span, "square off the board"));
@@ -268,7 +290,11 @@ fn parse_board(setup: &mut Setup, board: &str, start: usize, n: u8) -> Result<()
         if column != n {
             return Err(err(
                 rank_start..rank_start + rank_text.len(),
-                if n == 5 { "each rank must have 5 squares" } else { "each rank must have 9 squares" },
+                if n == 5 {
+                    "each rank must have 5 squares"
+                } else {
+                    "each rank must have 9 squares"
+                },
             ));
         }
     }
@@ -300,13 +326,25 @@ fn parse_hands(setup: &mut Setup, hand: &str, start: usize) -> Result<(), ParseS
             }
         };
         let Some(&letter) = bytes.get(i) else {
-            return Err(err(entry_start..i, "a count must be followed by a piece letter"));
+            return Err(err(
+                entry_start..i,
+                "a count must be followed by a piece letter",
+            ));
         };
         let span = entry_start..i + 1;
         let role = Role::from_letter(letter as char)
             .filter(|r| r.is_droppable())
-            .ok_or_else(|| err(span.clone(), "expected a piece letter P L N S G B R, or '-'"))?;
-        let color = if letter.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            .ok_or_else(|| {
+                err(
+                    span.clone(),
+                    "expected a piece letter P L N S G B R, or '-'",
+                )
+            })?;
+        let color = if letter.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         let hand = &mut setup.hands[color.index()];
         let total = hand.get(role).saturating_add(count);
         if total > 99 {
@@ -329,13 +367,28 @@ mod tests {
         for (sfen, n) in [
             (START, 9),
             ("rbsgk/4p/5/P4/KGSBR b - 1", 5),
-            ("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 9),
+            (
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                9,
+            ),
         ] {
             assert_eq!(Setup::from_sfen(sfen, n).unwrap().to_sfen_sized(n), sfen);
         }
         let setup = Setup::from_sfen(START, 9).unwrap();
-        assert_eq!(setup.board[usize::from(Square::SQ_5I.index())], Some(Piece { color: Color::Sente, role: Role::King }));
-        assert_eq!(setup.board[usize::from(Square::SQ_2B.index())], Some(Piece { color: Color::Gote, role: Role::Bishop }));
+        assert_eq!(
+            setup.board[usize::from(Square::SQ_5I.index())],
+            Some(Piece {
+                color: Color::Sente,
+                role: Role::King
+            })
+        );
+        assert_eq!(
+            setup.board[usize::from(Square::SQ_2B.index())],
+            Some(Piece {
+                color: Color::Gote,
+                role: Role::Bishop
+            })
+        );
         let hand = Setup::from_sfen("9/9/9/9/4k4/9/9/9/4K4 w 2P17pb 12", 9).unwrap();
         assert_eq!(hand.hands[0].get(Role::Pawn), 2);
         assert_eq!(hand.hands[1].get(Role::Pawn), 17);
@@ -354,12 +407,42 @@ mod tests {
     fn errors_name_part_and_span() {
         check_err("", 9, SfenPart::Board, 0..0);
         check_err("9/9/9 b - 1", 9, SfenPart::Board, 0..5);
-        check_err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/9 b - 1", 9, SfenPart::Board, 0..59);
-        check_err("lnsgkgsnl/1r5b1/ppppppxpp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 9, SfenPart::Board, 22..23);
-        check_err("lnsgkgsnl/1r5b1/pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 9, SfenPart::Board, 16..24);
-        check_err("lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 9, SfenPart::Board, 16..26);
-        check_err("lnsg+kgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 9, SfenPart::Board, 4..6);
-        check_err("lnsgkgsn+/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 9, SfenPart::Board, 8..9);
+        check_err(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/9 b - 1",
+            9,
+            SfenPart::Board,
+            0..59,
+        );
+        check_err(
+            "lnsgkgsnl/1r5b1/ppppppxpp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            9,
+            SfenPart::Board,
+            22..23,
+        );
+        check_err(
+            "lnsgkgsnl/1r5b1/pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            9,
+            SfenPart::Board,
+            16..24,
+        );
+        check_err(
+            "lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            9,
+            SfenPart::Board,
+            16..26,
+        );
+        check_err(
+            "lnsg+kgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            9,
+            SfenPart::Board,
+            4..6,
+        );
+        check_err(
+            "lnsgkgsn+/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            9,
+            SfenPart::Board,
+            8..9,
+        );
         check_err(&START.replace(" b ", " x "), 9, SfenPart::Turn, 58..59);
         check_err(&START.replace(" - ", " 2K "), 9, SfenPart::Hand, 60..62);
         check_err(&START.replace(" - ", " 0P "), 9, SfenPart::Hand, 60..61);
@@ -367,8 +450,18 @@ mod tests {
         check_err(&START.replace(" - ", " P+ "), 9, SfenPart::Hand, 61..62);
         check_err(&START.replace(" 1", " 0"), 9, SfenPart::MoveNumber, 62..63);
         check_err(&format!("{START} x"), 9, SfenPart::Extra, 64..65);
-        check_err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", 9, SfenPart::Turn, 57..57);
-        check_err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b", 9, SfenPart::Hand, 59..59);
+        check_err(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+            9,
+            SfenPart::Turn,
+            57..57,
+        );
+        check_err(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b",
+            9,
+            SfenPart::Hand,
+            59..59,
+        );
         check_err("rbsgk/4p/5/P4/KGSBR b - 1", 9, SfenPart::Board, 0..19);
         check_err(START, 5, SfenPart::Board, 0..57);
         check_err("rbsgk/4p/6/P4/KGSBR b - 1", 5, SfenPart::Board, 9..10);

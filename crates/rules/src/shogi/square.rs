@@ -25,7 +25,11 @@ impl Square {
 
     /// The square with bit index `index` (see the module docs); `None` if `index >= 81`.
     pub const fn from_index(index: u8) -> Option<Square> {
-        if index < 81 { Some(Square(index)) } else { None }
+        if index < 81 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with bit index `index`, which must be below 81.
