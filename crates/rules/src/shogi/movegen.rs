@@ -37,11 +37,12 @@ impl Position {
         let board = self.board_mask();
 
         // The king: to squares not attacked once it has left its own square.
-        let enemy = self.movers(them);
+        let enemy = self.by_color[them.index()];
         let without_king = occupied.without(ksq.index());
         for to in attacks::king(ksq) & !own & board {
             let to = Square::from_index_unchecked(to);
-            if attackers_with(&enemy, to, them, without_king).is_empty() {
+            let enemy_movers = |role: Role| self.by_role[role.index()] & enemy;
+            if attackers_with(enemy_movers, to, them, without_king).is_empty() {
                 out.push(Move::Normal {
                     from: ksq,
                     to,

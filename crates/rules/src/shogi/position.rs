@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::attacks::{self, FULL_BOARD, MINI_BOARD};
+use super::attacks::{self, FULL_BOARD, MINI_BOARD, rank_mask};
 use super::{Color, Hand, Move, ParseSfenError, Piece, Role, Setup, Square, annan, zobrist};
 use crate::{AnnanDeadPiece, AnnanSetup, Bitboard, Handicap, Settings, Variant};
 
@@ -120,6 +120,36 @@ pub(super) const fn board_size(variant: Variant) -> u8 {
         _ => 9,
     }
 }
+
+/// `ZONES[is_minishogi][color]`: the promotion zones.
+static ZONES: [[Bitboard; 2]; 2] = [
+    [
+        Bitboard(rank_mask(1).0 | rank_mask(2).0 | rank_mask(3).0),
+        Bitboard(rank_mask(7).0 | rank_mask(8).0 | rank_mask(9).0),
+    ],
+    [
+        Bitboard(rank_mask(1).0 & MINI_BOARD.0),
+        Bitboard(rank_mask(5).0 & MINI_BOARD.0),
+    ],
+];
+
+/// `DEAD[is_minishogi][color]`: the last rank (pawn, lance), the last two (knight).
+static DEAD: [[[Bitboard; 2]; 2]; 2] = [
+    [
+        [rank_mask(1), Bitboard(rank_mask(1).0 | rank_mask(2).0)],
+        [rank_mask(9), Bitboard(rank_mask(9).0 | rank_mask(8).0)],
+    ],
+    [
+        [
+            Bitboard(rank_mask(1).0 & MINI_BOARD.0),
+            Bitboard((rank_mask(1).0 | rank_mask(2).0) & MINI_BOARD.0),
+        ],
+        [
+            Bitboard(rank_mask(5).0 & MINI_BOARD.0),
+            Bitboard((rank_mask(5).0 | rank_mask(4).0) & MINI_BOARD.0),
+        ],
+    ],
+];
 
 /// The full set of each unpromoted kind (pawn … rook) in a game.
 const fn set_counts(variant: Variant) -> [u8; 7] {
@@ -350,58 +380,31 @@ impl Position {
     /// `color`'s promotion zone: its enemy camp (three ranks; one in minishogi).
     #[inline]
     pub(super) fn promotion_zone(&self, color: Color) -> Bitboard {
-        let ranks = match (self.variant, color) {
-            (Variant::Minishogi, Color::Sente) => attacks::rank_mask(1),
-            (Variant::Minishogi, Color::Gote) => attacks::rank_mask(5),
-            (_, Color::Sente) => {
-                attacks::rank_mask(1) | attacks::rank_mask(2) | attacks::rank_mask(3)
-            }
-            (_, Color::Gote) => {
-                attacks::rank_mask(7) | attacks::rank_mask(8) | attacks::rank_mask(9)
-            }
-        };
-        ranks & self.board_mask()
+        ZONES[usize::from(self.variant == Variant::Minishogi)][color.index()]
     }
 
     /// Where an unpromoted `color` `role` could never move by its own type:
     /// the last rank for pawn and lance, the last two for a knight.
     #[inline]
     pub(super) fn dead_squares(&self, color: Color, role: Role) -> Bitboard {
-        let last = match (color, self.variant) {
-            (Color::Sente, _) => 1,
-            (Color::Gote, Variant::Minishogi) => 5,
-            (Color::Gote, _) => 9,
-        };
-        let next_to_last = if color == Color::Sente {
-            last + 1
-        } else {
-            last - 1
-        };
+        let dead = &DEAD[usize::from(self.variant == Variant::Minishogi)][color.index()];
         match role {
-            Role::Pawn | Role::Lance => attacks::rank_mask(last) & self.board_mask(),
-            Role::Knight => {
-                (attacks::rank_mask(last) | attacks::rank_mask(next_to_last)) & self.board_mask()
-            }
+            Role::Pawn | Role::Lance => dead[0],
+            Role::Knight => dead[1],
             _ => Bitboard::EMPTY,
-        }
-    }
-
-    /// For each kind, `by`'s pieces that move like it (their own kind, or in
-    /// annan the kind of the friendly piece behind them).
-    #[inline]
-    pub(super) fn movers(&self, by: Color) -> [Bitboard; 14] {
-        if self.variant == Variant::Annan {
-            annan::movers(self, by)
-        } else {
-            let own = self.by_color[by.index()];
-            self.by_role.map(|bb| bb & own)
         }
     }
 
     /// `by`'s pieces attacking `sq` with `occupied` blocking.
     #[inline]
     pub(super) fn attackers_to(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
-        attackers_with(&self.movers(by), sq, by, occupied)
+        if self.variant == Variant::Annan {
+            let movers = annan::movers(self, by);
+            attackers_with(|role| movers[role.index()], sq, by, occupied)
+        } else {
+            let own = self.by_color[by.index()];
+            attackers_with(|role| self.by_role[role.index()] & own, sq, by, occupied)
+        }
     }
 
     /// Puts `piece` on the empty `sq` (bitboards and board, not the key).
@@ -529,16 +532,15 @@ impl Position {
     }
 }
 
-/// The pieces among `movers` (by kind they move like, all of colour `by`)
+/// The pieces among `m(kind)` (`by`'s pieces moving like each kind)
 /// that attack `sq` with `occupied` blocking.
 #[inline]
 pub(super) fn attackers_with(
-    movers: &[Bitboard; 14],
+    m: impl Fn(Role) -> Bitboard,
     sq: Square,
     by: Color,
     occupied: Bitboard,
 ) -> Bitboard {
-    let m = |role: Role| movers[role.index()];
     // A square is attacked from where the opponent's piece of that kind would attack it from `sq`.
     let other = by.opponent();
     let golds = m(Role::Gold)
