@@ -185,6 +185,26 @@ impl Role {
         }
     }
 
+    /// The USI (SFEN) text of a Sente piece of this kind: `P`, `+P`, `K`, `+R`, …
+    pub const fn usi(self) -> &'static str {
+        match self {
+            Role::Pawn => "P",
+            Role::Lance => "L",
+            Role::Knight => "N",
+            Role::Silver => "S",
+            Role::Gold => "G",
+            Role::Bishop => "B",
+            Role::Rook => "R",
+            Role::King => "K",
+            Role::Tokin => "+P",
+            Role::PromotedLance => "+L",
+            Role::PromotedKnight => "+N",
+            Role::PromotedSilver => "+S",
+            Role::Horse => "+B",
+            Role::Dragon => "+R",
+        }
+    }
+
     /// The unpromoted kind with USI letter `letter` (either case).
     pub const fn from_letter(letter: char) -> Option<Role> {
         Some(match letter.to_ascii_uppercase() {
@@ -258,5 +278,15 @@ mod tests {
             .sfen(),
             "+r"
         );
+        for role in Role::ALL {
+            assert_eq!(
+                Piece {
+                    color: Color::Sente,
+                    role
+                }
+                .sfen(),
+                role.usi()
+            );
+        }
     }
 }

@@ -488,7 +488,7 @@ impl Position {
         }
         self.turn = us.opponent();
         self.key ^= zobrist::GOTE_TO_MOVE;
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.update_check_info();
     }
 
