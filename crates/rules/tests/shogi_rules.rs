@@ -478,10 +478,16 @@ fn annan_uchifuzume_and_king_borrowing() {
 
 #[test]
 fn annan_most_moves_fit_the_move_list() {
-    let p = annan("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", AnnanDeadPiece::AlwaysAllowed);
-    // Shogi's record position (593 moves) gives more in annan: the gold dropped
-    // or moved before a friendly piece borrows its moves.
+    let p = annan(
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        AnnanDeadPiece::AlwaysAllowed,
+    );
+    // Shogi's record position (593 moves) has more in annan, where pieces
+    // standing before a friendly piece borrow its moves: above the old 600 bound.
     assert!(p.legal_moves().len() > 593);
-    let shogi = pos("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", Variant::Shogi);
+    let shogi = pos(
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        Variant::Shogi,
+    );
     assert_eq!(shogi.legal_moves().len(), 593);
 }
