@@ -262,24 +262,47 @@ pub(crate) fn ray_through(a: Square, b: Square) -> Bitboard {
     }
 }
 
-/// The rays from `sq` to the edges, one per direction, with whether the
-/// direction is orthogonal and which colour's lance moves along it towards `sq`.
+/// The squares from a square to the edge in one direction, as seen by a
+/// king looking for enemy sliders along it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Ray {
+    /// The squares, nearest first in direction order.
+    pub(crate) squares: Bitboard,
+    /// Rook lines (else bishop lines).
+    pub(crate) orthogonal: bool,
+    /// The colour whose lance, standing on the ray, moves back along it.
+    pub(crate) lance: Option<Color>,
+    /// Whether the nearest square is the lowest bit (else the highest).
+    pub(crate) ascending: bool,
+}
+
+impl Ray {
+    /// The nearest square of `bb` on the ray.
+    #[inline]
+    pub(crate) fn nearest(self, bb: Bitboard) -> Option<u8> {
+        let on_ray = bb & self.squares;
+        if self.ascending {
+            on_ray.first()
+        } else {
+            on_ray.last()
+        }
+    }
+}
+
+/// The eight rays from `sq`.
 #[inline]
-pub(crate) fn rays_from(sq: Square) -> impl Iterator<Item = (Bitboard, bool, Option<Color>, bool)> {
-    (0..8).map(move |dir| {
-        // A lance moving towards `sq` moves against `dir`: Sente's lance
-        // moves towards rank a, so it attacks `sq` from a square in direction 1.
-        let lance = match dir {
+pub(crate) fn rays_from(sq: Square) -> impl Iterator<Item = Ray> {
+    (0..8).map(move |dir| Ray {
+        squares: RAYS[dir][usize::from(sq.index())],
+        orthogonal: dir < 4,
+        // Sente's lance moves towards rank a (direction 0), so it moves back
+        // along a ray in direction 1 (towards rank i); Gote's the other way.
+        lance: match dir {
             1 => Some(Color::Sente),
             0 => Some(Color::Gote),
             _ => None,
-        };
-        (
-            RAYS[dir][usize::from(sq.index())],
-            dir < 4,
-            lance,
-            is_ascending(dir),
-        )
+        },
+        ascending: is_ascending(dir),
     })
 }
 

@@ -507,23 +507,22 @@ impl Position {
         let bishops = self.pieces(them, Role::Bishop) | self.pieces(them, Role::Horse);
         let lances = self.pieces(them, Role::Lance);
         let own = self.by_color[us.index()];
-        for (ray, orthogonal, lance_color, ascending) in attacks::rays_from(ksq) {
-            let mut sliders = if orthogonal { rooks } else { bishops };
-            if lance_color == Some(them) {
+        for ray in attacks::rays_from(ksq) {
+            let mut sliders = if ray.orthogonal { rooks } else { bishops };
+            if ray.lance == Some(them) {
                 sliders |= lances;
             }
-            if (ray & sliders).is_empty() {
+            if (ray.squares & sliders).is_empty() {
                 continue;
             }
-            let blockers = ray & occupied;
-            let nearest = |bb: Bitboard| if ascending { bb.first() } else { bb.last() };
-            let Some(first) = nearest(blockers) else {
+            // Pinned: the nearest piece is ours and the next one an enemy slider.
+            let Some(first) = ray.nearest(occupied) else {
                 continue;
             };
             if !own.has(first) {
                 continue;
             }
-            if let Some(second) = nearest(blockers.without(first)) {
+            if let Some(second) = ray.nearest(occupied.without(first)) {
                 if sliders.has(second) {
                     self.pinned = self.pinned.with(first);
                 }
