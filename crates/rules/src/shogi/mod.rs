@@ -4,6 +4,20 @@
 //! that generates legal moves (USI text: `7g7f`, `8h2b+`, `P*5e`) and implements
 //! [`crate::Position`]. Minishogi uses files 1–5 and ranks a–e of the same
 //! 81-square board.
+//!
+//! ```
+//! use rules::shogi::{Position, Move};
+//! use rules::{Position as _, Settings, Variant};
+//!
+//! let mut pos = Position::startpos(Variant::Shogi, &Settings::default());
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! let mv = pos.parse_move("7g7f")?;
+//! pos.check_move(mv)?;
+//! pos.play_unchecked(mv);
+//! assert_eq!(pos.to_sfen(), "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+//! assert!(matches!(mv, Move::Normal { promote: false, .. }));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod annan;
 mod attacks;
