@@ -132,7 +132,7 @@ impl Position {
     }
 
     /// Whether dropping a pawn on `to` leaves the opponent in check with no legal move.
-    pub(super) fn drop_mates(&self, to: Square) -> bool {
+    fn drop_mates(&self, to: Square) -> bool {
         let mut after = self.clone();
         after.play(Move::Drop {
             role: Role::Pawn,
