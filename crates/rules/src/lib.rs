@@ -18,6 +18,7 @@ pub mod perft;
 mod position;
 mod settings;
 mod variant;
+pub mod xiangqi;
 mod zobrist;
 
 pub use bitboard::Bitboard;
