@@ -223,23 +223,6 @@ pub(super) static LINES: [Bitboard; 90] = {
     table
 };
 
-/// The diagonal neighbours of each point: the legs of horses attacking it.
-pub(super) static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
-    let mut table = [Bitboard::EMPTY; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let mut i = 0;
-        while i < 4 {
-            if HORSE_ATTACKERS[sq][i].0 != NONE {
-                table[sq] = table[sq].with(HORSE_ATTACKERS[sq][i].0);
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    table
-};
-
 /// The points a piece may legally stand on, by colour: the general's palace,
 /// the advisor's five points, the elephant's seven.
 pub(super) const fn legal_points(color: Color, role: super::Role) -> Bitboard {
@@ -304,6 +287,34 @@ pub(super) fn cannon(sq: u8, occupied: Bitboard) -> Bitboard {
         }
     }
     captures
+}
+
+/// The first two pieces on the ray from `sq` in direction `dir` (north,
+/// east, south, west): a chariot's target and a cannon's beyond its screen.
+#[inline]
+pub(super) fn first_two(sq: u8, dir: usize, occupied: Bitboard) -> (Option<u8>, Option<u8>) {
+    match next_on_ray(sq, dir, occupied) {
+        Some(first) => (Some(first), next_on_ray(first, dir, occupied)),
+        None => (None, None),
+    }
+}
+
+/// The first piece on the ray from `sq` in direction `dir`.
+#[inline]
+pub(super) fn next_on_ray(sq: u8, dir: usize, occupied: Bitboard) -> Option<u8> {
+    nearest(dir, RAYS[dir][usize::from(sq)] & occupied)
+}
+
+/// The direction (as indexed in [`RAYS`]) from `from` to `to` on its file or rank.
+#[inline]
+pub(super) fn direction(from: u8, to: u8) -> usize {
+    let same_file = from % 9 == to % 9;
+    match (same_file, to > from) {
+        (true, true) => 0,
+        (false, true) => 1,
+        (true, false) => 2,
+        (false, false) => 3,
+    }
 }
 
 /// The piece on a ray nearest its origin.

@@ -3,8 +3,7 @@
 use core::fmt;
 
 use super::attacks::{
-    self, ADVISOR, DIAGONAL_NEIGHBOURS, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, LINES, SOLDIER,
-    SOLDIER_ATTACKERS,
+    self, ADVISOR, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, LINES, SOLDIER, SOLDIER_ATTACKERS,
 };
 use super::{Color, Move, ParseFenError, Piece, Role, Setup, Square, chase};
 use crate::{Bitboard, EndReason, IllegalMove, MoveList, Outcome, ParseMoveError, Side, Variant};
@@ -315,6 +314,104 @@ impl Position {
         safe
     }
 
+    /// Where a move can open a line or a horse leg to the general of the
+    /// side to move, which is not in check.
+    ///
+    /// On a ray from the general, an enemy chariot (or general) attacks when
+    /// no piece stands before it, a cannon when exactly one does. So a piece
+    /// of ours first on a ray with a chariot second is pinned, as are the two
+    /// pieces before a cannon third; a piece landing before a cannon that is
+    /// first makes it a screen. A piece of ours on the leg of an enemy horse
+    /// next to the general is pinned too.
+    #[inline]
+    fn exposure(&self) -> Exposure {
+        let general = self.general(self.turn);
+        let g = usize::from(general);
+        let occ = self.occupied();
+        let enemy = self.by_color[self.turn.opponent().index()];
+        let sliders =
+            (self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()]) & enemy;
+        let cannons = self.by_role[Role::Cannon.index()] & enemy;
+        let mut exposure = Exposure {
+            general,
+            lines: Bitboard::EMPTY,
+            legs: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            screens: Bitboard::EMPTY,
+        };
+        for (dir, rays) in attacks::RAYS.iter().enumerate() {
+            let ray = rays[g];
+            if (ray & (sliders | cannons)).is_empty() {
+                continue;
+            }
+            exposure.lines |= ray;
+            let (Some(first), second) = attacks::first_two(general, dir, occ) else {
+                continue;
+            };
+            if cannons.has(first) {
+                exposure.screens |= (ray ^ rays[usize::from(first)]).without(first);
+            }
+            let Some(second) = second else {
+                continue;
+            };
+            if sliders.has(second) {
+                exposure.pinned = exposure.pinned.with(first);
+            }
+            if attacks::next_on_ray(second, dir, occ).is_some_and(|third| cannons.has(third)) {
+                exposure.pinned = exposure.pinned.with(first).with(second);
+            }
+        }
+        let horses = self.by_role[Role::Horse.index()] & enemy;
+        for &(leg, sources) in &HORSE_ATTACKERS[g] {
+            if (sources & horses).is_any() {
+                exposure.legs = exposure.legs.with(leg);
+            }
+        }
+        exposure.pinned = (exposure.pinned | exposure.legs) & self.by_color[self.turn.index()];
+        exposure
+    }
+
+    /// Like [`safe_targets`](Self::safe_targets) for a piece other than the
+    /// general when not in check: only the lines the move touches can open.
+    /// Leaving a live horse leg may free a horse; leaving or entering a live
+    /// line changes what the first two pieces there are (a chariot or general
+    /// behind the first, a cannon behind the second).
+    #[inline]
+    fn unpinned_targets(&self, from: u8, targets: Bitboard, exposure: &Exposure) -> Bitboard {
+        let general = exposure.general;
+        let g = usize::from(general);
+        let them = self.turn.opponent();
+        let leaves_leg = exposure.legs.has(from);
+        let leaves_line = exposure.lines.has(from);
+        let mut safe = targets;
+        for to in targets {
+            let occ = self.occupied().without(from).with(to);
+            let enemy = self.by_color[them.index()].without(to);
+            let exposed = leaves_leg
+                && (unblocked_horses(g, occ) & self.by_role[Role::Horse.index()] & enemy).is_any()
+                || leaves_line
+                    && self.line_attacked(general, attacks::direction(general, from), occ, enemy)
+                || exposure.lines.has(to)
+                    && self.line_attacked(general, attacks::direction(general, to), occ, enemy);
+            if exposed {
+                safe = safe.without(to);
+            }
+        }
+        safe
+    }
+
+    /// Whether a chariot, the general or a cannon among `enemy` attacks the
+    /// general on `general` along direction `dir` with occupancy `occ`.
+    #[inline]
+    fn line_attacked(&self, general: u8, dir: usize, occ: Bitboard, enemy: Bitboard) -> bool {
+        let sliders = self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()];
+        match attacks::first_two(general, dir, occ) {
+            (Some(first), _) if (sliders & enemy).has(first) => true,
+            (_, Some(second)) => (self.by_role[Role::Cannon.index()] & enemy).has(second),
+            _ => false,
+        }
+    }
+
     /// Where the `role` on `from` can move by its own rule, own pieces included.
     #[inline]
     fn reach(&self, from: u8, role: Role, color: Color, occ: Bitboard) -> Bitboard {
@@ -346,15 +443,11 @@ impl Position {
         let general = self.general(us);
         let g = usize::from(general);
         let in_check = self.checkers.is_any();
-        let (risky_from, risky_to) = if in_check {
-            (Bitboard(!0), Bitboard(!0))
-        } else {
-            (LINES[g] | DIAGONAL_NEIGHBOURS[g], LINES[g])
-        };
         let general_targets = self.safe_targets(general, GENERAL[g].and_not(own), general);
         if general_targets.is_any() {
             emit(general, general_targets);
         }
+        let exposure = self.exposure();
         for role in [
             Role::Advisor,
             Role::Elephant,
@@ -365,11 +458,18 @@ impl Position {
         ] {
             for from in self.pieces(us, role) {
                 let targets = self.reach(from, role, us, occ).and_not(own);
-                let legal = if risky_from.has(from) {
+                let legal = if in_check {
                     self.safe_targets(from, targets, general)
+                } else if exposure.pinned.has(from) {
+                    self.unpinned_targets(from, targets, &exposure)
+                } else if exposure.lines.has(from) {
+                    // Moves along the line can change the count of pieces
+                    // before an attacker: test those.
+                    let legal = targets.and_not(exposure.screens);
+                    let along = legal & exposure.lines;
+                    (legal ^ along) | self.unpinned_targets(from, along, &exposure)
                 } else {
-                    let risky = targets & risky_to;
-                    (targets ^ risky) | self.safe_targets(from, risky, general)
+                    targets.and_not(exposure.screens)
                 };
                 if legal.is_any() {
                     emit(from, legal);
@@ -431,6 +531,20 @@ impl Position {
             | self.by_role[Role::Soldier.index()])
         .is_empty()
     }
+}
+
+/// The points where a move may expose the general (see [`Position::exposure`]).
+struct Exposure {
+    /// Where the general stands.
+    general: u8,
+    /// The rays from the general holding an enemy chariot, cannon or general.
+    lines: Bitboard,
+    /// The legs of enemy horses next to the general.
+    legs: Bitboard,
+    /// Our pieces whose leaving may expose the general: each move is tested.
+    pinned: Bitboard,
+    /// Empty points between the general and a cannon: landing there checks.
+    screens: Bitboard,
 }
 
 #[inline]
