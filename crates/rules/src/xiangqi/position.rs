@@ -251,7 +251,8 @@ impl Position {
 
     /// The pieces of `by` that attack `sq` as the board stands, whatever is
     /// on `sq` and whether or not capturing there would be legal. The general
-    /// attacks its palace neighbours, and the enemy general along an open file.
+    /// attacks its palace neighbours. (It would also attack the enemy general
+    /// along an open file, but no legal position lets the generals face.)
     pub fn attackers_of(&self, sq: Square, by: Color) -> Bitboard {
         let s = sq.index();
         let at = usize::from(s);
@@ -260,9 +261,6 @@ impl Position {
         let mut attackers =
             self.attackers(s, by, occ, Bitboard::EMPTY) & !self.by_role[Role::General.index()];
         attackers |= GENERAL[at] & self.by_role[Role::General.index()] & own;
-        if s == self.general(by.opponent()) {
-            attackers |= attacks::chariot(s, occ) & self.pieces(by, Role::General);
-        }
         attackers |= ADVISOR[at] & self.by_role[Role::Advisor.index()] & own;
         attackers |= attacks::unblocked(&ELEPHANT[at], occ) & self.pieces(by, Role::Elephant);
         attackers
