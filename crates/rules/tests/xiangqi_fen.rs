@@ -77,26 +77,56 @@ fn errors_name_the_part_and_the_bytes() {
         // Ten points on a rank, eight on a rank, a zero.
         (format!("rnbakabnr1{}", &BOARD[9..]), FenPart::Board, 0..10),
         (format!("rnbakabn{}", &BOARD[9..]), FenPart::Board, 0..8),
-        (format!("rnbakabnr/09{}", &BOARD[11..]), FenPart::Board, 10..11),
+        (
+            format!("rnbakabnr/09{}", &BOARD[11..]),
+            FenPart::Board,
+            10..11,
+        ),
         // Non-ASCII: the span covers the whole character.
-        (format!("rnbakabnr/é{}", &BOARD[11..]), FenPart::Board, 10..12),
+        (
+            format!("rnbakabnr/é{}", &BOARD[11..]),
+            FenPart::Board,
+            10..12,
+        ),
         (format!("{BOARD} x - - 0 1"), FenPart::Turn, 60..61),
         (format!("{BOARD} white"), FenPart::Turn, 60..65),
         (format!("{BOARD} w KQ - 0 1"), FenPart::Castling, 62..64),
         (format!("{BOARD} w - e3 0 1"), FenPart::EnPassant, 64..66),
         (format!("{BOARD} w - - x 1"), FenPart::HalfmoveClock, 66..67),
-        (format!("{BOARD} w - - -1 1"), FenPart::HalfmoveClock, 66..68),
-        (format!("{BOARD} w - - 99999999999 1"), FenPart::HalfmoveClock, 66..77),
-        (format!("{BOARD} w - - 0 1x"), FenPart::FullmoveNumber, 68..70),
+        (
+            format!("{BOARD} w - - -1 1"),
+            FenPart::HalfmoveClock,
+            66..68,
+        ),
+        (
+            format!("{BOARD} w - - 99999999999 1"),
+            FenPart::HalfmoveClock,
+            66..77,
+        ),
+        (
+            format!("{BOARD} w - - 0 1x"),
+            FenPart::FullmoveNumber,
+            68..70,
+        ),
         (format!("{BOARD} w - - 0 1 extra"), FenPart::Extra, 70..75),
         (format!("{BOARD} w - - 0 1 a b "), FenPart::Extra, 70..73),
     ];
     for (text, part, span) in cases {
         let err = parse_error(&text);
-        assert_eq!((err.part, err.span.clone()), (part, span), "{text:?}: {err}");
-        assert!(text.get(err.span.clone()).is_some(), "span on a char boundary");
+        assert_eq!(
+            (err.part, err.span.clone()),
+            (part, span),
+            "{text:?}: {err}"
+        );
+        assert!(
+            text.get(err.span.clone()).is_some(),
+            "span on a char boundary"
+        );
         let shown = err.to_string();
-        assert!(shown.contains(&format!("{}..{}", err.span.start, err.span.end)), "{shown}");
+        assert!(
+            shown.contains(&format!("{}..{}", err.span.start, err.span.end)),
+            "{shown}"
+        );
     }
 }
 
@@ -190,7 +220,9 @@ fn position_errors() {
         assert_eq!(position_error(fen), expected, "{fen}");
         assert!(!expected.to_string().is_empty());
     }
-    let shown = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap_err().to_string();
+    let shown = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w")
+        .unwrap_err()
+        .to_string();
     assert!(shown.contains("face"), "{shown}");
 }
 

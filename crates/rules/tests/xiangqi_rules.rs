@@ -48,7 +48,12 @@ fn start_position_basics() {
     assert_eq!(start.end(), None);
     assert_eq!(start.parse_move("h2e2"), Ok(mv("h2e2")));
     assert!(start.parse_move("z2e2").is_err());
-    assert_eq!(targets(&start, "h2"), names(&["h1", "h3", "h4", "h5", "h6", "h9", "g2", "f2", "e2", "d2", "c2", "i2"]));
+    assert_eq!(
+        targets(&start, "h2"),
+        names(&[
+            "h1", "h3", "h4", "h5", "h6", "h9", "g2", "f2", "e2", "d2", "c2", "i2"
+        ])
+    );
 }
 
 #[test]
@@ -56,7 +61,10 @@ fn horse_leg() {
     // A black soldier on b1 hobbles the red horse on b0 towards a2 and c2.
     let hobbled = pos("3k5/9/9/9/9/9/9/9/1p7/1N2K4 w");
     assert_eq!(targets(&hobbled, "b0"), names(&["d1"]));
-    assert_eq!(hobbled.check_move(mv("b0a2")), Err(IllegalMove::CannotReach));
+    assert_eq!(
+        hobbled.check_move(mv("b0a2")),
+        Err(IllegalMove::CannotReach)
+    );
     let free = pos("3k5/9/9/9/9/9/9/9/9/1N2K4 w");
     assert_eq!(targets(&free, "b0"), names(&["a2", "c2", "d1"]));
 }
@@ -66,7 +74,10 @@ fn elephant_eye_and_river() {
     // The black soldier on d1 blocks the eye towards e2.
     let blocked = pos("3k5/9/9/9/9/9/9/9/3p5/2B1K4 w");
     assert_eq!(targets(&blocked, "c0"), names(&["a2"]));
-    assert_eq!(blocked.check_move(mv("c0e2")), Err(IllegalMove::CannotReach));
+    assert_eq!(
+        blocked.check_move(mv("c0e2")),
+        Err(IllegalMove::CannotReach)
+    );
     // From c4 the elephant may not cross the river to a6 or e6.
     let river = pos("3k5/9/9/9/9/2B6/9/9/9/4K4 w");
     assert_eq!(targets(&river, "c4"), names(&["a2", "e2"]));
@@ -79,7 +90,9 @@ fn cannon_screen() {
     let open = pos("r2k5/9/9/9/9/9/9/9/9/C3K4 w");
     assert_eq!(
         targets(&open, "a0"),
-        names(&["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b0", "c0", "d0"])
+        names(&[
+            "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b0", "c0", "d0"
+        ])
     );
     // One screen on a5: it can.
     let screened = pos("r2k5/9/9/9/p8/9/9/9/9/C3K4 w");
@@ -138,7 +151,10 @@ fn flying_general() {
 fn leaving_the_general_attacked() {
     // The horse on e1 shields its general from the chariot on e5.
     let p = pos("4k4/9/9/9/4r4/9/9/9/4N4/4K4 w");
-    assert_eq!(p.check_move(mv("e1c2")), Err(IllegalMove::LeavesKingInCheck));
+    assert_eq!(
+        p.check_move(mv("e1c2")),
+        Err(IllegalMove::LeavesKingInCheck)
+    );
     assert_eq!(targets(&p, "e1"), Vec::<String>::new());
     assert_eq!(p.check_move(mv("e0d0")), Ok(()));
     // Without the horse the general is in check and must step aside.
@@ -146,15 +162,27 @@ fn leaving_the_general_attacked() {
     assert!(check.is_check());
     assert_eq!(check.checkers(), set(&[Square::E5]));
     assert_eq!(targets(&check, "e0"), names(&["d0", "f0"]));
-    assert_eq!(check.check_move(mv("e0e1")), Err(IllegalMove::LeavesKingInCheck));
+    assert_eq!(
+        check.check_move(mv("e0e1")),
+        Err(IllegalMove::LeavesKingInCheck)
+    );
 }
 
 #[test]
 fn moving_nothing_or_onto_own_piece() {
     let start = Position::startpos();
-    assert_eq!(start.check_move(mv("e4e5")), Err(IllegalMove::NoPieceToMove));
-    assert_eq!(start.check_move(mv("h7h0")), Err(IllegalMove::NoPieceToMove));
-    assert_eq!(start.check_move(mv("a0a3")), Err(IllegalMove::OwnPieceOnTarget));
+    assert_eq!(
+        start.check_move(mv("e4e5")),
+        Err(IllegalMove::NoPieceToMove)
+    );
+    assert_eq!(
+        start.check_move(mv("h7h0")),
+        Err(IllegalMove::NoPieceToMove)
+    );
+    assert_eq!(
+        start.check_move(mv("a0a3")),
+        Err(IllegalMove::OwnPieceOnTarget)
+    );
     assert_eq!(start.check_move(mv("a0b1")), Err(IllegalMove::CannotReach));
     assert_eq!(start.check_move(mv("h2e2")), Ok(()));
 }
@@ -162,14 +190,23 @@ fn moving_nothing_or_onto_own_piece() {
 #[test]
 fn attackers() {
     let start = Position::startpos();
-    assert_eq!(start.attackers_of(Square::E2, Color::Red), set(&[Square::C0, Square::G0]));
+    assert_eq!(
+        start.attackers_of(Square::E2, Color::Red),
+        set(&[Square::C0, Square::G0])
+    );
     assert_eq!(
         start.attackers_of(Square::E1, Color::Red),
         set(&[Square::D0, Square::E0, Square::F0])
     );
     // The black cannon on b7 takes the horse on b0 over the red cannon.
-    assert_eq!(start.attackers_of(Square::B0, Color::Black), set(&[Square::B7]));
-    assert_eq!(start.attackers_of(Square::E4, Color::Black), Bitboard::EMPTY);
+    assert_eq!(
+        start.attackers_of(Square::B0, Color::Black),
+        set(&[Square::B7])
+    );
+    assert_eq!(
+        start.attackers_of(Square::E4, Color::Black),
+        Bitboard::EMPTY
+    );
 }
 
 #[test]
@@ -177,23 +214,35 @@ fn stalemate_is_a_loss() {
     let p = pos("4k4/9/9/9/9/9/9/9/2p1p1p2/3K5 w");
     assert!(!p.is_check());
     assert_eq!(p.legal_moves().len(), 0);
-    assert_eq!(p.end(), Some(Outcome::loss(Side::First, EndReason::NoLegalMoves)));
+    assert_eq!(
+        p.end(),
+        Some(Outcome::loss(Side::First, EndReason::NoLegalMoves))
+    );
 }
 
 #[test]
 fn checkmate() {
     let p = pos("R3k4/1R7/9/9/9/9/9/9/9/3K5 b");
     assert!(p.is_check());
-    assert_eq!(p.end(), Some(Outcome::win(Side::First, EndReason::Checkmate)));
+    assert_eq!(
+        p.end(),
+        Some(Outcome::win(Side::First, EndReason::Checkmate))
+    );
     // Mate counts before the sixty-move rule.
     let late = pos("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 120 80");
-    assert_eq!(late.end(), Some(Outcome::win(Side::First, EndReason::Checkmate)));
+    assert_eq!(
+        late.end(),
+        Some(Outcome::win(Side::First, EndReason::Checkmate))
+    );
 }
 
 #[test]
 fn insufficient_material() {
     let p = pos("4k4/4a4/9/9/9/9/9/9/4A4/3K5 b");
-    assert_eq!(p.end(), Some(Outcome::draw(EndReason::InsufficientMaterial)));
+    assert_eq!(
+        p.end(),
+        Some(Outcome::draw(EndReason::InsufficientMaterial))
+    );
     // A single soldier can still cross the river.
     let q = pos("4k4/4a4/9/9/9/9/P8/9/4A4/3K5 b");
     assert_eq!(q.end(), None);
@@ -221,9 +270,15 @@ fn sixty_move_rule_boundary() {
 fn clocks_and_move_number() {
     let mut p = Position::startpos();
     p.play_unchecked(mv("h2e2"));
-    assert_eq!((p.turn(), p.halfmove_clock(), p.fullmove_number()), (Color::Black, 1, 1));
+    assert_eq!(
+        (p.turn(), p.halfmove_clock(), p.fullmove_number()),
+        (Color::Black, 1, 1)
+    );
     p.play_unchecked(mv("h9g7"));
-    assert_eq!((p.turn(), p.halfmove_clock(), p.fullmove_number()), (Color::Red, 2, 2));
+    assert_eq!(
+        (p.turn(), p.halfmove_clock(), p.fullmove_number()),
+        (Color::Red, 2, 2)
+    );
     assert_eq!(
         p.to_fen(),
         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
@@ -245,6 +300,9 @@ fn key_covers_board_and_side_not_clocks() {
     assert_eq!(a.key(), b.key());
     assert_ne!(a.key(), Position::startpos().key());
     let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
-    assert_eq!(pos(&format!("{board} w - - 7 9")).key(), Position::startpos().key());
+    assert_eq!(
+        pos(&format!("{board} w - - 7 9")).key(),
+        Position::startpos().key()
+    );
     assert_ne!(pos(&format!("{board} b")).key(), Position::startpos().key());
 }

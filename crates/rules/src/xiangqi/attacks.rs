@@ -261,11 +261,10 @@ pub(super) const fn legal_points(color: Color, role: super::Role) -> Bitboard {
 pub(super) fn chariot(sq: u8, occupied: Bitboard) -> Bitboard {
     let sq = usize::from(sq);
     let mut attacks = Bitboard::EMPTY;
-    for dir in 0..4 {
-        let ray = RAYS[dir][sq];
-        let blockers = ray & occupied;
-        attacks |= match nearest(dir, blockers) {
-            Some(b) => ray ^ RAYS[dir][usize::from(b)],
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let ray = rays[sq];
+        attacks |= match nearest(dir, ray & occupied) {
+            Some(b) => ray ^ rays[usize::from(b)],
             None => ray,
         };
     }
@@ -277,13 +276,10 @@ pub(super) fn chariot(sq: u8, occupied: Bitboard) -> Bitboard {
 /// quiet moves are the chariot's attacks on empty points.
 #[inline]
 pub(super) fn cannon(sq: u8, occupied: Bitboard) -> Bitboard {
-    let sq = usize::from(sq);
     let mut captures = Bitboard::EMPTY;
     for dir in 0..4 {
-        if let Some(screen) = nearest(dir, RAYS[dir][sq] & occupied) {
-            if let Some(target) = nearest(dir, RAYS[dir][usize::from(screen)] & occupied) {
-                captures = captures.with(target);
-            }
+        if let (_, Some(target)) = first_two(sq, dir, occupied) {
+            captures = captures.with(target);
         }
     }
     captures
