@@ -271,18 +271,27 @@ pub(super) fn chariot(sq: u8, occupied: Bitboard) -> Bitboard {
     attacks
 }
 
-/// Cannon captures from `sq` (and the points a cannon attacks): on each ray
-/// the first piece, of either colour, after the first (the screen). A cannon's
-/// quiet moves are the chariot's attacks on empty points.
+/// Every cannon move from `sq`: the empty points before the screen on each
+/// ray, and the capture target beyond it (own pieces included; the caller
+/// removes them).
 #[inline]
-pub(super) fn cannon(sq: u8, occupied: Bitboard) -> Bitboard {
-    let mut captures = Bitboard::EMPTY;
-    for dir in 0..4 {
-        if let (_, Some(target)) = first_two(sq, dir, occupied) {
-            captures = captures.with(target);
+pub(super) fn cannon_moves(sq: u8, occupied: Bitboard) -> Bitboard {
+    let sq = usize::from(sq);
+    let mut moves = Bitboard::EMPTY;
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let ray = rays[sq];
+        match nearest(dir, ray & occupied) {
+            Some(screen) => {
+                let beyond = rays[usize::from(screen)];
+                moves |= (ray ^ beyond).without(screen);
+                if let Some(target) = nearest(dir, beyond & occupied) {
+                    moves = moves.with(target);
+                }
+            }
+            None => moves |= ray,
         }
     }
-    captures
+    moves
 }
 
 /// The first two pieces on the ray from `sq` in direction `dir` (north,
@@ -429,18 +438,17 @@ mod tests {
     fn cannon_screen() {
         // Cannon on b2, pieces on b5 (screen) and b9; e2 (screen) and h2.
         let occ = set(&[Square::B5, Square::B9, Square::E2, Square::H2]);
-        assert_eq!(
-            cannon(Square::B2.index(), occ),
-            set(&[Square::B9, Square::H2])
-        );
-        let quiet = chariot(Square::B2.index(), occ).and_not(occ);
+        let moves = cannon_moves(Square::B2.index(), occ);
+        assert_eq!(moves & occ, set(&[Square::B9, Square::H2]));
+        let quiet = moves.and_not(occ);
         assert!(quiet.has(Square::B4.index()) && !quiet.has(Square::B5.index()));
         assert!(quiet.has(Square::D2.index()) && !quiet.has(Square::E2.index()));
         assert_eq!(quiet.count(), 2 + 2 + 2 + 1);
         assert_eq!(chariot(Square::B2.index(), occ).count(), 3 + 3 + 2 + 1);
         // No second piece behind the screen: nothing to capture.
+        let lone = set(&[Square::B5]);
         assert_eq!(
-            cannon(Square::B2.index(), set(&[Square::B5])),
+            cannon_moves(Square::B2.index(), lone) & lone,
             Bitboard::EMPTY
         );
     }

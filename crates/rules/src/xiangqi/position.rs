@@ -280,14 +280,31 @@ impl Position {
     fn attackers(&self, sq: u8, by: Color, occ: Bitboard, removed: Bitboard) -> Bitboard {
         let at = usize::from(sq);
         let enemy = self.by_color[by.index()].and_not(removed);
-        let mut attackers = unblocked_horses(at, occ) & self.by_role[Role::Horse.index()]
-            | SOLDIER_ATTACKERS[by.index()][at] & self.by_role[Role::Soldier.index()];
-        let sliders = self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()];
-        let cannons = self.by_role[Role::Cannon.index()];
-        if (LINES[at] & (sliders | cannons) & enemy).is_any() {
-            attackers |= attacks::chariot(sq, occ) & sliders | attacks::cannon(sq, occ) & cannons;
+        let horses = self.by_role[Role::Horse.index()] & enemy;
+        let mut attackers =
+            SOLDIER_ATTACKERS[by.index()][at] & self.by_role[Role::Soldier.index()] & enemy;
+        if horses.is_any() {
+            attackers |= unblocked_horses(at, occ) & horses;
         }
-        attackers & enemy
+        let sliders =
+            (self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()]) & enemy;
+        let cannons = self.by_role[Role::Cannon.index()] & enemy;
+        let lines = sliders | cannons;
+        if (LINES[at] & lines).is_any() {
+            for (dir, rays) in attacks::RAYS.iter().enumerate() {
+                if (rays[at] & lines).is_empty() {
+                    continue;
+                }
+                let (first, second) = attacks::first_two(sq, dir, occ);
+                if let Some(first) = first.filter(|&b| sliders.has(b)) {
+                    attackers = attackers.with(first);
+                }
+                if let Some(second) = second.filter(|&b| cannons.has(b)) {
+                    attackers = attackers.with(second);
+                }
+            }
+        }
+        attackers
     }
 
     /// Whether the mover's general is safe after moving `from` → `to`
@@ -411,7 +428,7 @@ impl Position {
     }
 
     /// Where the `role` on `from` can move by its own rule, own pieces included.
-    #[inline]
+    #[inline(always)]
     fn reach(&self, from: u8, role: Role, color: Color, occ: Bitboard) -> Bitboard {
         let at = usize::from(from);
         match role {
@@ -420,7 +437,7 @@ impl Position {
             Role::Elephant => attacks::unblocked(&ELEPHANT[at], occ),
             Role::Horse => attacks::unblocked(&HORSE[at], occ),
             Role::Chariot => attacks::chariot(from, occ),
-            Role::Cannon => attacks::chariot(from, occ).and_not(occ) | attacks::cannon(from, occ),
+            Role::Cannon => attacks::cannon_moves(from, occ),
             Role::Soldier => SOLDIER[color.index()][at],
         }
     }
