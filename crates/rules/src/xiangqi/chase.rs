@@ -109,6 +109,12 @@ mod tests {
     }
 
     #[test]
+    fn elephant_on_horse_is_a_chase_even_if_protected() {
+        // The black horse on c4 is protected by the chariot on c9.
+        assert!(chase("2r2k3/9/9/9/9/2n3B2/9/9/9/3K5 w - - 0 1", "g4e2"));
+    }
+
+    #[test]
     fn chariot_on_unprotected_cannon_is_a_chase() {
         assert!(chase("5k3/9/9/4c4/9/9/9/9/R8/3K5 w - - 0 1", "a1a6"));
     }
