@@ -112,6 +112,8 @@ mod tests {
     fn elephant_on_horse_is_a_chase_even_if_protected() {
         // The black horse on c4 is protected by the chariot on c9.
         assert!(chase("2r2k3/9/9/9/9/2n3B2/9/9/9/3K5 w - - 0 1", "g4e2"));
+        // A chariot attacking the same protected horse does not chase.
+        assert!(!chase("2r2k3/9/9/9/9/2n6/9/9/9/3K3R1 w - - 0 1", "h0h4"));
     }
 
     #[test]
