@@ -1,6 +1,7 @@
 //! Xiangqi FEN: reading, writing, errors that name the part and the bytes,
 //! and position validation.
 
+use proptest::prelude::*;
 use rules::xiangqi::{
     Color, FenError, FenPart, ParseFenError, Piece, Position, PositionError, Role, Setup, Square,
 };
@@ -230,4 +231,38 @@ fn position_errors() {
 fn soldiers_on_their_start_ranks_are_fine() {
     // A red soldier on rank 3 and a black one on rank 6 are where they start.
     assert!(Position::from_fen("3k5/9/9/p8/9/9/P8/9/9/4K4 w").is_ok());
+}
+
+/// Checks that parsing `text` neither panics nor returns a bad span, and that
+/// what parses writes back to text that parses the same.
+fn parse_total(text: &str) -> Result<(), TestCaseError> {
+    match Setup::from_fen(text) {
+        Ok(setup) => {
+            prop_assert_eq!(Setup::from_fen(&setup.to_fen()), Ok(setup.clone()));
+            let _ = Position::new(setup).map(|pos| pos.to_string());
+        }
+        Err(err) => {
+            prop_assert!(text.get(err.span.clone()).is_some(), "{:?}: {}", text, err);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn parser_is_total_on_any_text(text in "\\PC{0,90}") {
+        parse_total(&text)?;
+    }
+
+    #[test]
+    fn parser_is_total_on_edited_fen(
+        edits in prop::collection::vec((0..START.len(), "[rnbakcpheRNBAKCPHE0-9/ wbx-]{0,2}"), 1..4)
+    ) {
+        let mut text = START.to_owned();
+        for (at, insert) in edits {
+            let at = at.min(text.len().saturating_sub(1));
+            text.replace_range(at..at + 1, &insert);
+        }
+        parse_total(&text)?;
+    }
 }

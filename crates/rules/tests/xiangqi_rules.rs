@@ -306,3 +306,11 @@ fn key_covers_board_and_side_not_clocks() {
     );
     assert_ne!(pos(&format!("{board} b")).key(), Position::startpos().key());
 }
+
+#[test]
+fn huge_clocks_do_not_overflow() {
+    let mut p = pos("4k4/9/9/9/9/9/9/9/9/3K5 b - - 4294967295 4294967295");
+    p.play_unchecked(mv("e9e8"));
+    assert_eq!(p.halfmove_clock(), u32::MAX);
+    assert_eq!(p.fullmove_number(), u32::MAX);
+}

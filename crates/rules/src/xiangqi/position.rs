@@ -638,11 +638,11 @@ impl crate::Position for Position {
                 self.remove(to, captured);
                 self.halfmove_clock = 0;
             }
-            None => self.halfmove_clock += 1,
+            None => self.halfmove_clock = self.halfmove_clock.saturating_add(1),
         }
         self.put(to, piece);
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = self.turn.opponent();
         self.key ^= black_to_move_key();
