@@ -51,7 +51,7 @@ fn node_limit() -> u64 {
 fn xiangqi_perft() {
     let limit = node_limit();
     let cases = cases(include_str!("data/xiangqi.perft"));
-    assert_eq!(cases.len(), 9);
+    assert_eq!(cases.len(), 33);
     for case in cases {
         let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, nodes) in case.expected.iter().filter(|(_, n)| *n <= limit) {

@@ -228,6 +228,12 @@ fn checkmate() {
         p.end(),
         Some(Outcome::win(Side::First, EndReason::Checkmate))
     );
+    // A mate found by a random playout (pyffish agrees: no legal move, in check).
+    let found = pos("3R1a3/9/3kb4/p6rp/9/9/2c1P4/4B4/2R6/3AKA3 b - - 0 25");
+    assert_eq!(
+        found.end(),
+        Some(Outcome::win(Side::First, EndReason::Checkmate))
+    );
     // Mate counts before the sixty-move rule.
     let late = pos("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 120 80");
     assert_eq!(
