@@ -338,6 +338,12 @@ impl Position {
     /// pieces before a cannon third; a piece landing before a cannon that is
     /// first makes it a screen. A piece of ours on the leg of an enemy horse
     /// next to the general is pinned too.
+    ///
+    /// Any other move is safe: leaving a ray takes one piece from before
+    /// attackers that need at least two more (or one more, for a chariot) to
+    /// attack; moving along a ray cannot pass an attacker, and a capture
+    /// along it takes away one piece only where the mover was pinned anyway;
+    /// landing on a ray only adds a piece, harmful only as a first screen.
     #[inline]
     fn exposure(&self) -> Exposure {
         let general = self.general(self.turn);
@@ -445,11 +451,9 @@ impl Position {
     /// Calls `emit(from, targets)` with the legal targets of every piece of
     /// the side to move that has any.
     ///
-    /// Not in check, a move other than the general's can only expose the
-    /// general if it leaves the general's file or rank (uncovering a chariot,
-    /// cannon or the enemy general, or removing a cannon screen), leaves a
-    /// point diagonally next to the general (a horse leg), or lands on the
-    /// general's file or rank (a new cannon screen). Only those are tested.
+    /// The general's moves, and every move when in check, are tested one by
+    /// one. Otherwise only the pinned pieces of [`exposure`](Self::exposure)
+    /// are; the others just keep off the points that would screen a cannon.
     #[inline]
     fn generate(&self, mut emit: impl FnMut(u8, Bitboard)) {
         let us = self.turn;
@@ -477,12 +481,6 @@ impl Position {
                     self.safe_targets(from, targets, general)
                 } else if exposure.pinned.has(from) {
                     self.unpinned_targets(from, targets, &exposure)
-                } else if exposure.lines.has(from) {
-                    // Moves along the line can change the count of pieces
-                    // before an attacker: test those.
-                    let legal = targets.and_not(exposure.screens);
-                    let along = legal & exposure.lines;
-                    (legal ^ along) | self.unpinned_targets(from, along, &exposure)
                 } else {
                     targets.and_not(exposure.screens)
                 };
