@@ -339,11 +339,12 @@ impl Position {
     /// first makes it a screen. A piece of ours on the leg of an enemy horse
     /// next to the general is pinned too.
     ///
-    /// Any other move is safe: leaving a ray takes one piece from before
-    /// attackers that need at least two more (or one more, for a chariot) to
-    /// attack; moving along a ray cannot pass an attacker, and a capture
-    /// along it takes away one piece only where the mover was pinned anyway;
-    /// landing on a ray only adds a piece, harmful only as a first screen.
+    /// Any other move is safe. Leaving a ray removes one piece in front of
+    /// each attacker there, which only matters for the pinned pieces above.
+    /// Moving along a ray cannot pass an attacker, and a capture along it
+    /// removes one piece in front of the attackers beyond, again only
+    /// harmful where the mover is pinned. Landing on a ray adds a piece,
+    /// harmful only as the first screen of a cannon.
     #[inline]
     fn exposure(&self) -> Exposure {
         let general = self.general(self.turn);
