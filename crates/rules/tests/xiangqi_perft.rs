@@ -1,7 +1,8 @@
 //! Xiangqi perft against published counts (`tests/data/xiangqi.perft`).
 //!
 //! Counts above `PERFT_NODE_LIMIT` (default 2,000,000) are skipped, so debug
-//! `cargo test` stays quick; set it higher to run the deep ones.
+//! `cargo test` stays quick; set it higher to run the deep ones. Timing lives
+//! in `examples/xiangqi_perft.rs`, never in tests.
 
 use rules::perft::perft;
 use rules::xiangqi::Position;
@@ -58,22 +59,4 @@ fn xiangqi_perft() {
             assert_eq!(perft(&pos, depth), nodes, "{} depth {depth}", case.id);
         }
     }
-}
-
-/// Release timing: `cargo test --release --test xiangqi_perft -- --ignored --nocapture`.
-#[test]
-#[ignore = "timing run for release builds"]
-fn time_startpos_perft_5() {
-    let pos = Position::startpos();
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        let start = std::time::Instant::now();
-        assert_eq!(perft(&pos, 5), 133_312_995);
-        times.push(start.elapsed());
-    }
-    times.sort();
-    println!(
-        "xiangqi perft 5 from the start: median {:?} of {times:?}",
-        times[2]
-    );
 }
