@@ -284,7 +284,7 @@ impl Position {
         let mut attackers =
             SOLDIER_ATTACKERS[by.index()][at] & self.by_role[Role::Soldier.index()] & enemy;
         if horses.is_any() {
-            attackers |= unblocked_horses(at, occ) & horses;
+            attackers |= horse_attackers(at, occ, horses);
         }
         let sliders =
             (self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()]) & enemy;
@@ -410,7 +410,7 @@ impl Position {
             let occ = self.occupied().without(from).with(to);
             let enemy = self.by_color[them.index()].without(to);
             let exposed = leaves_leg
-                && (unblocked_horses(g, occ) & self.by_role[Role::Horse.index()] & enemy).is_any()
+                && horse_attackers(g, occ, self.by_role[Role::Horse.index()] & enemy).is_any()
                 || leaves_line
                     && self.line_attacked(general, attacks::direction(general, from), occ, enemy)
                 || exposure.lines.has(to)
@@ -497,7 +497,8 @@ impl Position {
                 let targets = self.reach(from, role, us, occ).and_not(own);
                 let legal = if in_check {
                     self.safe_targets(from, targets, general)
-                } else if exposure.pinned.has(from) {
+                } else if exposure.pinned.is_any() && exposure.pinned.has(from) {
+                    // (Most positions pin nothing: the first test is cheaper.)
                     self.unpinned_targets(from, targets, &exposure)
                 } else {
                     targets.and_not(exposure.screens)
@@ -578,9 +579,18 @@ struct Exposure {
     screens: Bitboard,
 }
 
+/// The `horses` that attack the point `at` with occupancy `occ`. A leg is
+/// looked at only when a horse stands behind it.
 #[inline]
-fn unblocked_horses(at: usize, occ: Bitboard) -> Bitboard {
-    attacks::unblocked(&HORSE_ATTACKERS[at], occ)
+fn horse_attackers(at: usize, occ: Bitboard, horses: Bitboard) -> Bitboard {
+    let mut attackers = Bitboard::EMPTY;
+    for &(leg, sources) in &HORSE_ATTACKERS[at] {
+        let behind = sources & horses;
+        if behind.is_any() && !occ.has(leg) {
+            attackers |= behind;
+        }
+    }
+    attackers
 }
 
 impl crate::Position for Position {
