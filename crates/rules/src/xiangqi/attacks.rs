@@ -58,7 +58,7 @@ pub(super) static RAYS: [[Bitboard; 90]; 4] = {
     rays
 };
 
-/// Steps to the points at the given offsets that satisfy `palace_only`.
+/// Steps from each palace point to the palace points at the given offsets.
 const fn steps(offsets: [(i32, i32); 4]) -> [Bitboard; 90] {
     let mut table = [Bitboard::EMPTY; 90];
     let mut sq = 0;

@@ -266,8 +266,9 @@ impl Position {
         attackers
     }
 
+    /// The index of `color`'s general.
     #[inline]
-    pub(super) fn general(&self, color: Color) -> u8 {
+    fn general(&self, color: Color) -> u8 {
         // Invariant: every position has both generals.
         self.pieces(color, Role::General).first().unwrap_or(0)
     }
