@@ -397,11 +397,12 @@ def self_check():
     assert normalise_sfen("4k4/9/9/9/9/9/9/9/4K4 b p2PR 1") == "4k4/9/9/9/9/9/9/9/4K4 b R2Pp 1"
     start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
     assert position_text("shogi", sfen_to_fsf(start)) == start
-    # A pawn-drop mate (1b, backed by the lance on 1c) is removed; a pawn-drop
-    # check that is not mate stays.
-    mate = sfen_to_fsf("7nk/7s1/8L/9/9/9/9/9/K8 b P 1")
+    # A pawn-drop mate (1b, backed by the gold on 2c) is removed; a pawn-drop
+    # check that is not mate (the king escapes to 2a) stays.
+    mate = sfen_to_fsf("7nk/7s1/7G1/9/9/9/9/9/K8 b P 1")
+    assert "P*1b" in [shogi_move(m, 9) for m in legal_fsf("shogi", mate)]
     assert "P*1b" not in our_moves("shogi", mate, stats)
-    assert "P*1b" in our_moves("shogi", sfen_to_fsf("8k/9/8L/9/9/9/9/9/K8 b P 1"), stats)
+    assert "P*1b" in our_moves("shogi", sfen_to_fsf("8k/7s1/7G1/9/9/9/9/9/K8 b P 1"), stats)
 
 
 def main():

@@ -8,7 +8,7 @@
 mod reference;
 
 use reference::{
-    ANNAN_TRADITIONAL_START, DeadPiece, Game, MINISHOGI_START, Pos, SHOGI_START,
+    ANNAN_TRADITIONAL_START, DeadPiece, Game, MINISHOGI_START, Pos, SHOGI_START, fixtures,
 };
 
 const ALL_DEAD_PIECE: [DeadPiece; 3] = [
@@ -110,4 +110,95 @@ fn annan_traditional_start_any_setting() {
             &[28, 784, 21_718, 601_434],
         );
     }
+}
+
+/// The reference agrees with Fairy-Stockfish (pawn-drop mates removed) on
+/// every committed fixture position.
+fn assert_matches_fixtures(game: Game, variant: &str) {
+    for fixture in fixtures::read(variant) {
+        let pos = Pos::from_sfen(game, DeadPiece::ByOriginalType, &fixture.position)
+            .unwrap_or_else(|e| panic!("line {}: {e}", fixture.line));
+        if let Some(diff) = fixtures::difference(&fixture.moves, &pos.legal_usi()) {
+            panic!(
+                "{variant}.txt line {}: {}: {diff}",
+                fixture.line, fixture.position
+            );
+        }
+    }
+}
+
+#[test]
+fn shogi_matches_fairy_stockfish_fixtures() {
+    assert_matches_fixtures(Game::Shogi, "shogi");
+}
+
+#[test]
+fn minishogi_matches_fairy_stockfish_fixtures() {
+    assert_matches_fixtures(Game::Minishogi, "minishogi");
+}
+
+/// Moves of one position, for the hand-made rule checks below.
+fn moves(game: Game, dead_piece: DeadPiece, sfen: &str) -> Vec<String> {
+    Pos::from_sfen(game, dead_piece, sfen)
+        .expect("a valid SFEN")
+        .legal_usi()
+}
+
+#[test]
+fn pawn_drop_mate_is_not_a_move_but_pawn_drop_check_is() {
+    // The pawn on 1b would be backed by the gold on 2c; the king's flight
+    // squares hold its own knight and silver.
+    let mate = "7nk/7s1/7G1/9/9/9/9/9/K8 b P 1";
+    for game in [Game::Shogi, Game::Annan] {
+        let list = moves(game, DeadPiece::AllowedIfSupported, mate);
+        assert!(!list.contains(&"P*1b".to_owned()), "{game:?}");
+        assert!(list.contains(&"P*2b".to_owned()) || list.contains(&"P*1d".to_owned()));
+    }
+    // Without the knight the king escapes to 2a.
+    let check = "8k/7s1/7G1/9/9/9/9/9/K8 b P 1";
+    assert!(moves(Game::Shogi, DeadPiece::ByOriginalType, check).contains(&"P*1b".to_owned()));
+}
+
+#[test]
+fn annan_pieces_move_like_the_friendly_piece_behind() {
+    // Sente's pawn on 5e with a rook behind it on 5f moves like a rook; the
+    // rook itself, with nothing behind, moves like a rook too.
+    let sfen = "k8/9/9/9/4P4/4R4/9/9/K8 b - 1";
+    let list = moves(Game::Annan, DeadPiece::AllowedIfSupported, sfen);
+    for mv in ["5e5d", "5e5b", "5e1e", "5e9e", "5e5b+", "5e5a+"] {
+        assert!(list.contains(&mv.to_owned()), "{mv} missing from {list:?}");
+    }
+    // On 5a, with 5b empty behind it, the pawn could never move: it must promote.
+    assert!(!list.contains(&"5e5a".to_owned()));
+    // The pawn gives check along the file: 5e5a would capture the king.
+    assert!(
+        Pos::from_sfen(
+            Game::Annan,
+            DeadPiece::AllowedIfSupported,
+            "4k4/9/9/9/4P4/4R4/9/9/K8 w - 1"
+        )
+        .expect("valid")
+        .is_check()
+    );
+    // An enemy piece behind lends nothing: the pawn moves one step.
+    let plain = "4k4/9/9/9/4P4/4r4/9/9/K8 b - 1";
+    let list = moves(Game::Annan, DeadPiece::AllowedIfSupported, plain);
+    assert!(list.contains(&"5e5d".to_owned()) && !list.contains(&"5e5c".to_owned()));
+}
+
+#[test]
+fn annan_dead_piece_settings() {
+    // A pawn on 5b with a gold behind it on 5c: stepping to 5a leaves it
+    // unsupported (it emptied 5b), so it must promote unless always-allowed.
+    let sfen = "k8/4P4/4G4/9/9/9/9/9/K8 b - 1";
+    let step = |dead| moves(Game::Annan, dead, sfen).contains(&"5b5a".to_owned());
+    assert!(!step(DeadPiece::AllowedIfSupported));
+    assert!(!step(DeadPiece::ByOriginalType));
+    assert!(step(DeadPiece::AlwaysAllowed));
+    // A pawn drop on 5a above a gold on 5b is supported there (gold moves).
+    let drop_sfen = "k8/4G4/9/9/9/9/9/9/K8 b P 1";
+    let drop = |dead| moves(Game::Annan, dead, drop_sfen).contains(&"P*5a".to_owned());
+    assert!(drop(DeadPiece::AllowedIfSupported));
+    assert!(!drop(DeadPiece::ByOriginalType));
+    assert!(drop(DeadPiece::AlwaysAllowed));
 }

@@ -9,6 +9,8 @@
 //! unused items are expected.
 #![allow(dead_code)]
 
+pub(crate) mod fixtures;
+
 use std::collections::BTreeSet;
 
 /// The three shogi-family games.
@@ -117,9 +119,8 @@ impl Kind {
             .expect("kings are never in hand")
     }
 
-    /// How the kind moves: (sideways, forward) steps, and whether it slides
-    /// along them. Every piece is symmetric left to right.
-    fn movement(self) -> (&'static [(i32, i32)], bool, &'static [(i32, i32)]) {
+    /// How the kind moves. Every piece is symmetric left to right.
+    fn movement(self) -> Movement {
         const GOLD: &[(i32, i32)] = &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1)];
         const SILVER: &[(i32, i32)] = &[(0, 1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
         const KING: &[(i32, i32)] = &[
@@ -134,8 +135,7 @@ impl Kind {
         ];
         const DIAGONALS: &[(i32, i32)] = &[(1, 1), (-1, 1), (1, -1), (-1, -1)];
         const ORTHOGONALS: &[(i32, i32)] = &[(0, 1), (1, 0), (-1, 0), (0, -1)];
-        // (steps, slides?, extra single steps)
-        match self {
+        let (steps, slides, extra): (Offsets, bool, Offsets) = match self {
             Pawn => (&[(0, 1)], false, &[]),
             Lance => (&[(0, 1)], true, &[]),
             Knight => (&[(1, 2), (-1, 2)], false, &[]),
@@ -146,8 +146,26 @@ impl Kind {
             Rook => (ORTHOGONALS, true, &[]),
             Horse => (DIAGONALS, true, ORTHOGONALS),
             Dragon => (ORTHOGONALS, true, DIAGONALS),
+        };
+        Movement {
+            steps,
+            slides,
+            extra,
         }
     }
+}
+
+/// (sideways, forward) offsets from a piece's square, for its owner.
+type Offsets = &'static [(i32, i32)];
+
+/// A kind's movement.
+struct Movement {
+    /// The offsets it moves by.
+    steps: Offsets,
+    /// Whether it slides along `steps` until blocked.
+    slides: bool,
+    /// Single steps added to a sliding piece (dragon and horse).
+    extra: Offsets,
 }
 
 /// A square: file 1..=n as in USI (counted from Sente's right) and rank
@@ -183,7 +201,12 @@ impl Move {
     pub(crate) fn usi(self) -> String {
         match self {
             Move::Board { from, to, promote } => {
-                format!("{}{}{}", from.usi(), to.usi(), if promote { "+" } else { "" })
+                format!(
+                    "{}{}{}",
+                    from.usi(),
+                    to.usi(),
+                    if promote { "+" } else { "" }
+                )
             }
             Move::Drop { kind, to } => format!("{}*{}", kind.letter(), to.usi()),
         }
@@ -380,7 +403,11 @@ impl Pos {
     /// The squares the piece on `sq` can move to (empty or enemy-held).
     fn targets(&self, sq: Sq) -> Vec<Sq> {
         let piece = self.at(sq).expect("a piece");
-        let (steps, slides, extra) = self.moves_like(sq).movement();
+        let Movement {
+            steps,
+            slides,
+            extra,
+        } = self.moves_like(sq).movement();
         let mut out = Vec::new();
         for &(sideways, forward) in steps {
             let mut to = Pos::ahead(sq, piece.sente, sideways, forward);
@@ -413,7 +440,7 @@ impl Pos {
     /// one move target on the board, ignoring every other piece.
     fn can_move_from(&self, sq: Sq) -> bool {
         let sente = self.at(sq).expect("a piece").sente;
-        let (steps, _, extra) = self.moves_like(sq).movement();
+        let Movement { steps, extra, .. } = self.moves_like(sq).movement();
         steps
             .iter()
             .chain(extra)
@@ -592,6 +619,11 @@ impl Pos {
         self.candidates()
             .into_iter()
             .any(|mv| self.is_legal_candidate(mv))
+    }
+
+    /// Whether `mv` takes an enemy piece.
+    pub(crate) fn is_capture(&self, mv: Move) -> bool {
+        matches!(mv, Move::Board { to, .. } if self.at(to).is_some())
     }
 
     /// Every legal move in USI, sorted as strings.
