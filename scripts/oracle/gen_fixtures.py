@@ -338,10 +338,10 @@ def starts(variant, rng):
         kind = rng.random()
         if variant == "shogi" and kind < 0.15:
             fen = sfen_to_fsf(rng.choice(HANDICAPS))
-        elif variant in SIZE and kind < 0.2:
+        elif variant in SIZE and 0.15 <= kind < 0.35:
             yield pawn_drop_mate_setup(variant, rng), 0
             continue
-        elif variant in SIZE and kind < 0.45:
+        elif variant in SIZE and kind < 0.6:
             fen = random_setup(variant, rng)
             yield fen, rng.randint(0, 20)
             continue
