@@ -468,6 +468,12 @@ impl Pos {
         self.king_attacked(self.sente_to_move)
     }
 
+    /// Whether the side that has just moved is in check (no valid position
+    /// allows it: the king could be taken).
+    pub(crate) fn mover_in_check(&self) -> bool {
+        self.king_attacked(!self.sente_to_move)
+    }
+
     /// The side to move's distance from its farthest rank (0 = last rank).
     fn ranks_left(&self, sq: Sq, sente: bool) -> i32 {
         if sente { sq.rank } else { self.n - 1 - sq.rank }
