@@ -29,10 +29,12 @@ pub(crate) enum DeadPiece {
     AlwaysAllowed,
 }
 
-/// The start positions the tests use.
+/// The shogi start position (also Annan's standard setup).
 pub(crate) const SHOGI_START: &str =
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// The minishogi start position.
 pub(crate) const MINISHOGI_START: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
+/// Annan's traditional setup: the pawns before rook and bishop one square on.
 pub(crate) const ANNAN_TRADITIONAL_START: &str =
     "lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL b - 1";
 
@@ -474,7 +476,7 @@ impl Pos {
         self.king_attacked(!self.sente_to_move)
     }
 
-    /// The side to move's distance from its farthest rank (0 = last rank).
+    /// How many ranks `sq` lies short of the given side's last rank.
     fn ranks_left(&self, sq: Sq, sente: bool) -> i32 {
         if sente { sq.rank } else { self.n - 1 - sq.rank }
     }
@@ -636,15 +638,6 @@ impl Pos {
     pub(crate) fn legal_usi(&self) -> Vec<String> {
         let set: BTreeSet<String> = self.legal_moves().into_iter().map(Move::usi).collect();
         set.into_iter().collect()
-    }
-
-    /// Plays a legal move given in USI.
-    pub(crate) fn play_usi(&self, usi: &str) -> Result<Pos, String> {
-        self.legal_moves()
-            .into_iter()
-            .find(|mv| mv.usi() == usi)
-            .map(|mv| self.after(mv))
-            .ok_or(format!("{usi} is not legal in {}", self.to_sfen()))
     }
 
     /// The number of leaf nodes `depth` plies deep.
