@@ -51,6 +51,11 @@ Differences between Fairy-Stockfish and our rules, handled here:
 - Xiangqi: repetition rules do not affect move lists; flying general and
   stalemate rules are the same as ours.
 - Repetition (sennichite) never removes moves in either implementation's list.
+The naive reference generator in crates/rules/tests/reference, written from
+the spec, agrees with every shogi and minishogi line (tests/annan_reference.rs),
+so no other difference is known. Last run (pyffish 0.0.90, cshogi 1.1.0): shogi
+43 and minishogi 67 pawn-drop mates removed, 0 cshogi disagreements; in check:
+shogi 589, minishogi 1269, xiangqi 491 of 2,000 positions each.
 """
 
 import datetime
@@ -333,7 +338,10 @@ def choose(variant, fen, moves, rng):
 
 
 def starts(variant, rng):
-    """An endless stream of (start FEN, playout length)."""
+    """An endless stream of (start FEN, playout length): for shogi 15% handicap
+    starts; for shogi and minishogi 20% setups with a pawn-drop mate (recorded
+    as they are) and 25% random setups with most pieces in hand; the rest the
+    normal start."""
     while True:
         kind = rng.random()
         if variant == "shogi" and kind < 0.15:
@@ -364,7 +372,7 @@ def generate(variant, rng, stats):
                     seen.add(text)
                     ours = our_moves(variant, fen, stats)
                     cross_check(variant, text, ours, stats)
-                    stats.in_check += sf.gives_check(variant, fen, [])
+                    stats.in_check += in_check
                     stats.no_moves += not ours
                     stats.with_drops += any("*" in m for m in ours)
                     stats.with_pawn_drops += any(m.startswith("P*") for m in ours)
