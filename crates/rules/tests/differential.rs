@@ -100,8 +100,10 @@ fn fixture_positions_round_trip_through_text() {
 fn annan_matches_reference_on_shogi_fixture_positions() {
     let mut compared = 0;
     for &dead_piece in AnnanDeadPiece::ALL {
-        let mut settings = Settings::default();
-        settings.annan_dead_piece = dead_piece;
+        let settings = Settings {
+            annan_dead_piece: dead_piece,
+            ..Settings::default()
+        };
         for fixture in fixtures::read("shogi") {
             let theirs = Pos::from_sfen(
                 Game::Annan,
@@ -151,9 +153,11 @@ fn reference_dead_piece(setting: AnnanDeadPiece) -> DeadPiece {
 /// captures are preferred so that evasions come up and hands fill for drops,
 /// nifu and the dead-piece rules.
 fn annan_playouts(setup: AnnanSetup, dead_piece: AnnanDeadPiece, seed: u64) -> usize {
-    let mut settings = Settings::default();
-    settings.annan_setup = setup;
-    settings.annan_dead_piece = dead_piece;
+    let settings = Settings {
+        annan_setup: setup,
+        annan_dead_piece: dead_piece,
+        ..Settings::default()
+    };
     let start = match setup {
         AnnanSetup::Standard => SHOGI_START,
         AnnanSetup::Traditional => ANNAN_TRADITIONAL_START,
