@@ -58,8 +58,8 @@ fn read_teai(value: &str) -> Option<Teai> {
 
 /// The header, board and result state shared by the KIF and KI2 readers.
 pub(crate) struct Preamble {
-    pub(crate) headers: Headers,
-    pub(crate) comments: Vec<String>,
+    headers: Headers,
+    comments: Vec<String>,
     hint: Option<Variant>,
     teai: Option<(Teai, usize)>,
     board: Option<Setup>,
