@@ -78,6 +78,7 @@ fn set_count(variant: Variant, role: Role) -> u8 {
 /// The reader's state: what has been seen so far.
 struct Reader<'a> {
     hint: Option<Variant>,
+    settings: &'a Settings,
     variant: Option<Variant>,
     setup: Option<Setup>,
     turn: Option<Color>,
@@ -106,7 +107,7 @@ impl<'a> Reader<'a> {
             let mut setup = self.setup.clone().unwrap_or_else(hirate);
             setup.turn = self.turn.unwrap_or(setup.turn);
             let variant = self.variant();
-            let pos = shogi::Position::new(setup, variant, Settings::default().annan_dead_piece)
+            let pos = shogi::Position::new(setup, variant, self.settings.annan_dead_piece)
                 .map_err(|e| {
                     let line = if self.setup_line > 0 {
                         self.setup_line
@@ -431,9 +432,14 @@ fn square(digits: &[u8]) -> Option<Square> {
 }
 
 /// Reads a CSA record.
-pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseRecordError> {
+pub(crate) fn parse(
+    input: &str,
+    hint: Option<Variant>,
+    settings: &Settings,
+) -> Result<Record, ParseRecordError> {
     let mut reader = Reader {
         hint,
+        settings,
         variant: None,
         setup: None,
         turn: None,
@@ -658,7 +664,7 @@ mod tests {
     fn reads_a_game_with_every_feature() {
         let text = "'encoding comment\nV2.2\nN+Sente Player\nN-Gote Player\n$EVENT:Test Cup\n$START_TIME:2024/01/02 10:00:00\n$TIME_LIMIT:00:10+10\n$SITE:Tokyo\n\
                     PI\n+\n+7776FU\nT12\n'*a comment\n-3334FU,T3\n+8822UM\nT5\n-3122GI\n+0055KA\n%TORYO\nT2\n";
-        let r = parse(text, None).unwrap();
+        let r = parse(text, None, &Settings::default()).unwrap();
         assert_eq!(r.moves_text(), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]);
         assert_eq!(r.headers.first.as_deref(), Some("Sente Player"));
         assert_eq!(r.headers.event.as_deref(), Some("Test Cup"));
@@ -673,14 +679,19 @@ mod tests {
                 winner: Some(Side::First)
             })
         );
-        let again = parse(&write(&r), None).unwrap();
+        let again = parse(&write(&r), None, &Settings::default()).unwrap();
         assert_eq!(again, r);
     }
 
     #[test]
     fn reads_handicaps_rows_and_hands() {
         // Two-piece handicap: Gote (上手) moves first.
-        let r = parse("PI82HI22KA\n-\n-5142OU\n%KACHI\n", None).unwrap();
+        let r = parse(
+            "PI82HI22KA\n-\n-5142OU\n%KACHI\n",
+            None,
+            &Settings::default(),
+        )
+        .unwrap();
         assert_eq!(r.start().to_string(), rules::Handicap::Two.sfen());
         assert_eq!(
             r.result,
@@ -691,7 +702,7 @@ mod tests {
         );
         assert!(write(&r).contains("PI82HI22KA\n-\n"));
         let rows = "P1 *  *  *  *  *  *  * -KE-OU\nP2\nP3\nP4\nP5\nP6\nP7\nP8\nP9 *  *  *  * +OU\nP+00KI00KI\nP-00AL\n+\n+0022KI\n%TSUMI\n";
-        let r = parse(rows, None).unwrap();
+        let r = parse(rows, None, &Settings::default()).unwrap();
         assert_eq!(
             r.start().to_string(),
             "7nk/9/9/9/9/9/9/9/4K4 b 2G2r2b2g4s3n4l18p 1"
@@ -700,21 +711,33 @@ mod tests {
             r.result.map(|x| x.termination),
             Some(Termination::Checkmate)
         );
-        assert_eq!(parse(&write(&r), None).unwrap(), r);
+        assert_eq!(parse(&write(&r), None, &Settings::default()).unwrap(), r);
     }
 
     #[test]
     fn errors_carry_line_and_column() {
-        let e = parse("PI\n+\n+7776FU\n+3334FU\n", None).unwrap_err();
+        let e = parse("PI\n+\n+7776FU\n+3334FU\n", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (4, 1));
-        let e = parse("PI\n+\n+7776FU,-3334XX\n", None).unwrap_err();
+        let e = parse("PI\n+\n+7776FU,-3334XX\n", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (3, 14));
-        let e = parse("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n+\n+7776FU\n", None).unwrap_err();
+        let e = parse(
+            "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n+\n+7776FU\n",
+            None,
+            &Settings::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.line, 1);
         assert!(e.message.contains("illegal start position"));
-        assert!(parse("PI\n+\n%NONSENSE\n", None).is_err());
-        assert!(parse("PI\n+\n+7776FU\n%TORYO\n-3334FU\n", None).is_err());
-        assert!(parse("PI99KA\n+\n", None).is_err());
+        assert!(parse("PI\n+\n%NONSENSE\n", None, &Settings::default()).is_err());
+        assert!(
+            parse(
+                "PI\n+\n+7776FU\n%TORYO\n-3334FU\n",
+                None,
+                &Settings::default()
+            )
+            .is_err()
+        );
+        assert!(parse("PI99KA\n+\n", None, &Settings::default()).is_err());
     }
 
     #[test]
@@ -722,6 +745,6 @@ mod tests {
         let r = Record::parse("sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 1e1d", None).unwrap();
         let text = write(&r);
         assert!(text.contains("$VARIANT:minishogi"));
-        assert_eq!(parse(&text, None).unwrap(), r);
+        assert_eq!(parse(&text, None, &Settings::default()).unwrap(), r);
     }
 }

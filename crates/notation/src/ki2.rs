@@ -3,7 +3,7 @@
 //! disambiguation words and no from-squares. The end is only the `まで` line.
 
 use rules::shogi::Move;
-use rules::{AnyMove, AnyPosition, Variant};
+use rules::{AnyMove, AnyPosition, Settings, Variant};
 
 use crate::japanese;
 use crate::kif::{self, Line, Preamble};
@@ -14,8 +14,12 @@ use crate::text;
 const MARKS: [char; 5] = ['▲', '△', '☗', '☖', '▽'];
 
 /// Reads a KI2 record.
-pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseRecordError> {
-    let mut preamble = Some(Preamble::new(hint));
+pub(crate) fn parse(
+    input: &str,
+    hint: Option<Variant>,
+    settings: &Settings,
+) -> Result<Record, ParseRecordError> {
+    let mut preamble = Some(Preamble::new(hint, settings));
     let mut record: Option<Record> = None;
     let mut made = None;
     for (line_no, line) in text::lines(input) {
@@ -152,7 +156,7 @@ mod tests {
     fn reads_moves_several_to_a_line() {
         let text = "開始日時：2024/01/02\n手合割：平手\n先手：甲\n後手：乙\n\n\
 ▲７六歩    △３四歩    ▲２二角成  △同　銀    ▲４五角\n*角打ち\n△５二金右  ▲１八香\nまで7手で後手の勝ち\n";
-        let r = parse(text, None).unwrap();
+        let r = parse(text, None, &Settings::default()).unwrap();
         assert_eq!(
             r.moves_text(),
             ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "6a5b", "1i1h"]
@@ -168,15 +172,20 @@ mod tests {
         let written = write(&r);
         assert!(written.contains("△同　銀"), "{written}");
         assert!(written.contains("△５二金右"), "{written}");
-        assert_eq!(parse(&written, None).unwrap(), r);
+        assert_eq!(parse(&written, None, &Settings::default()).unwrap(), r);
     }
 
     #[test]
     fn ambiguous_moves_are_errors_with_places() {
-        let e = parse("手合割：平手\n▲７六歩 △３四歩\n▲５八金\n", None).unwrap_err();
+        let e = parse(
+            "手合割：平手\n▲７六歩 △３四歩\n▲５八金\n",
+            None,
+            &Settings::default(),
+        )
+        .unwrap_err();
         assert_eq!((e.line, e.column), (3, 1));
         assert!(e.message.contains("more than one"), "{}", e.message);
-        let e = parse("▲７六歩 ▲３四歩\n", None).unwrap_err();
+        let e = parse("▲７六歩 ▲３四歩\n", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (1, 6));
     }
 }

@@ -57,10 +57,11 @@ fn read_teai(value: &str) -> Option<Teai> {
 }
 
 /// The header, board and result state shared by the KIF and KI2 readers.
-pub(crate) struct Preamble {
+pub(crate) struct Preamble<'a> {
     headers: Headers,
     comments: Vec<String>,
     hint: Option<Variant>,
+    settings: &'a Settings,
     teai: Option<(Teai, usize)>,
     board: Option<Setup>,
     board_size: u8,
@@ -77,12 +78,13 @@ pub(crate) enum Line {
     Other,
 }
 
-impl Preamble {
-    pub(crate) fn new(hint: Option<Variant>) -> Preamble {
+impl<'a> Preamble<'a> {
+    pub(crate) fn new(hint: Option<Variant>, settings: &'a Settings) -> Preamble<'a> {
         Preamble {
             headers: Headers::default(),
             comments: Vec::new(),
             hint,
+            settings,
             teai: None,
             board: None,
             board_size: 9,
@@ -273,7 +275,7 @@ impl Preamble {
         let start = match (self.board, self.teai) {
             (Some(mut setup), _) => {
                 setup.turn = self.turn.unwrap_or(setup.turn);
-                shogi::Position::new(setup, variant, Settings::default().annan_dead_piece).map_err(
+                shogi::Position::new(setup, variant, self.settings.annan_dead_piece).map_err(
                     |e| {
                         ParseRecordError::new(
                             self.board_line,
@@ -293,11 +295,11 @@ impl Preamble {
                 }
                 let settings = Settings {
                     handicap,
-                    ..Settings::default()
+                    ..self.settings.clone()
                 };
                 shogi::Position::startpos(variant, &settings)
             }
-            (None, _) => shogi::Position::startpos(variant, &Settings::default()),
+            (None, _) => shogi::Position::startpos(variant, self.settings),
         };
         let mut record = Record::new(AnyPosition::Shogi(start));
         record.headers = self.headers;
@@ -430,8 +432,12 @@ fn read_time(time: &str) -> Option<u32> {
 }
 
 /// Reads a KIF record.
-pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseRecordError> {
-    let mut preamble = Some(Preamble::new(hint));
+pub(crate) fn parse(
+    input: &str,
+    hint: Option<Variant>,
+    settings: &Settings,
+) -> Result<Record, ParseRecordError> {
+    let mut preamble = Some(Preamble::new(hint, settings));
     let mut record: Option<Record> = None;
     let mut word = None;
     let mut made = None;
@@ -824,7 +830,7 @@ mod tests {
 
     #[test]
     fn reads_a_kakinoki_game() {
-        let r = parse(GAME, None).unwrap();
+        let r = parse(GAME, None, &Settings::default()).unwrap();
         assert_eq!(r.moves_text(), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
         assert_eq!(r.headers.first.as_deref(), Some("山田"));
         assert_eq!(r.headers.event.as_deref(), Some("テスト杯"));
@@ -840,23 +846,26 @@ mod tests {
             })
         );
         let written = write(&r);
-        assert_eq!(parse(&written, None).unwrap(), r);
+        assert_eq!(parse(&written, None, &Settings::default()).unwrap(), r);
         assert!(written.contains("   4 同　銀(31)"), "{written}");
     }
 
     #[test]
     fn handicap_board_and_sennichite() {
         let text = "手合割：香落ち\n下手：A\n上手：B\n1 １二香(11)\n";
-        assert!(parse(text, None).is_err(), "the lance on 1a is missing");
+        assert!(
+            parse(text, None, &Settings::default()).is_err(),
+            "the lance on 1a is missing"
+        );
         let text = "手合割：香落ち\n下手：A\n上手：B\n1 ５二玉(51)\n2 ７六歩(77)\n3 中断\n";
-        let r = parse(text, None).unwrap();
+        let r = parse(text, None, &Settings::default()).unwrap();
         assert_eq!(r.start().to_string(), Handicap::Lance.sfen());
         assert_eq!(r.headers.first.as_deref(), Some("A"));
         assert_eq!(r.result.map(|x| x.termination), Some(Termination::Abort));
         let written = write(&r);
         assert!(written.contains("手合割：香落ち\n"));
         assert!(written.contains("上手：B\n"));
-        assert_eq!(parse(&written, None).unwrap(), r);
+        assert_eq!(parse(&written, None, &Settings::default()).unwrap(), r);
         // Four times the same position: sennichite, a draw.
         let mut text = String::from("手合割：平手\n");
         let cycle = ["４八飛(28)", "６二飛(82)", "２八飛(48)", "８二飛(62)"];
@@ -864,7 +873,7 @@ mod tests {
             text.push_str(&format!("{} {}\n", i + 1, cycle[i % 4]));
         }
         text.push_str("13 千日手\nまで12手で千日手\n");
-        let r = parse(&text, None).unwrap();
+        let r = parse(&text, None, &Settings::default()).unwrap();
         assert_eq!(
             r.result,
             Some(GameResult {
@@ -881,7 +890,7 @@ mod tests {
 | ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
 | ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n\
 +---------------------------+\n先手の持駒：角　歩\n手数----指手---------消費時間--\n1 ２三歩打\n2 入玉勝ち\n";
-        let r = parse(text, None).unwrap();
+        let r = parse(text, None, &Settings::default()).unwrap();
         assert_eq!(
             r.start().to_string(),
             "8k/9/9/9/9/9/9/9/4K4 b BP2rb4g4s4n4l17p 1"
@@ -895,19 +904,19 @@ mod tests {
         );
         let written = write(&r);
         assert!(written.contains("後手の持駒：飛二\u{3000}角"), "{written}");
-        assert_eq!(parse(&written, None).unwrap(), r);
+        assert_eq!(parse(&written, None, &Settings::default()).unwrap(), r);
     }
 
     #[test]
     fn odd_header_keys_still_read_back() {
-        let mut r = parse("手合割：平手\n1 ７六歩(77)\n", None).unwrap();
+        let mut r = parse("手合割：平手\n1 ７六歩(77)\n", None, &Settings::default()).unwrap();
         r.headers.other = vec![
             ("a key".into(), "v1".into()),
             ("1st".into(), "v2".into()),
             ("".into(), "v3".into()),
             ("まで".into(), "v4".into()),
         ];
-        let back = parse(&write(&r), None).unwrap();
+        let back = parse(&write(&r), None, &Settings::default()).unwrap();
         assert_eq!(back.moves_text(), ["7g7f"]);
         let keys: Vec<&str> = back.headers.other.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["a_key", "_1st", "_", "_まで"]);
@@ -915,14 +924,19 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        let e = parse("手合割：平手\n1 ７六歩(77)\n2 ７六歩(77)\n", None).unwrap_err();
+        let e = parse(
+            "手合割：平手\n1 ７六歩(77)\n2 ７六歩(77)\n",
+            None,
+            &Settings::default(),
+        )
+        .unwrap_err();
         assert_eq!((e.line, e.column), (3, 3));
-        let e = parse("手合割：百枚落ち\n", None).unwrap_err();
+        let e = parse("手合割：百枚落ち\n", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (1, 5));
-        let e = parse("1 ７六歩(77)\n3 ３四歩(33)\n", None).unwrap_err();
+        let e = parse("1 ７六歩(77)\n3 ３四歩(33)\n", None, &Settings::default()).unwrap_err();
         assert_eq!(e.line, 2);
-        let e = parse("1 ７六歩(77) (0:xx/0:00:00)\n", None).unwrap_err();
+        let e = parse("1 ７六歩(77) (0:xx/0:00:00)\n", None, &Settings::default()).unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(parse("|v香|一\n", None).is_err());
+        assert!(parse("|v香|一\n", None, &Settings::default()).is_err());
     }
 }

@@ -511,9 +511,23 @@ impl Record {
         input: impl AsRef<[u8]>,
         hint: Option<Variant>,
     ) -> Result<Record, ParseRecordError> {
+        Record::parse_with(input, hint, &Settings::default())
+    }
+
+    /// [`Record::parse`] under house rules the record does not state: the
+    /// annan dead-piece rule decides which moves are legal, and the annan
+    /// setup is the start of a record that names only `安南将棋`.
+    ///
+    /// # Errors
+    /// The line, column and reason of the first problem.
+    pub fn parse_with(
+        input: impl AsRef<[u8]>,
+        hint: Option<Variant>,
+        settings: &Settings,
+    ) -> Result<Record, ParseRecordError> {
         let text = text::decode(input.as_ref());
         let format = detect(&text, hint)?;
-        Record::parse_as(&text, format, hint)
+        Record::read(&text, format, hint, settings)
     }
 
     /// Reads a record in `format`.
@@ -525,11 +539,20 @@ impl Record {
         format: Format,
         hint: Option<Variant>,
     ) -> Result<Record, ParseRecordError> {
+        Record::read(text, format, hint, &Settings::default())
+    }
+
+    fn read(
+        text: &str,
+        format: Format,
+        hint: Option<Variant>,
+        settings: &Settings,
+    ) -> Result<Record, ParseRecordError> {
         match format {
-            Format::Kif => kif::parse(text, hint),
-            Format::Ki2 => ki2::parse(text, hint),
-            Format::Csa => csa::parse(text, hint),
-            Format::Position => usi::parse(text, hint),
+            Format::Kif => kif::parse(text, hint, settings),
+            Format::Ki2 => ki2::parse(text, hint, settings),
+            Format::Csa => csa::parse(text, hint, settings),
+            Format::Position => usi::parse(text, hint, settings),
             Format::XiangqiWxf | Format::XiangqiIccs => xiangqi_record::parse(text),
         }
     }
@@ -692,6 +715,25 @@ mod tests {
                 termination: Termination::Resignation,
                 winner: Some(Side::First)
             })
+        );
+    }
+
+    #[test]
+    fn house_rules_decide_what_a_record_may_hold() {
+        let line = "sfen 8k/4P4/9/9/9/9/9/9/4K4 b - 1 moves 5b5a";
+        // An unsupported pawn on the last rank: only `always-allowed` lets it stay unpromoted.
+        assert!(Record::parse(line, Some(Variant::Annan)).is_err());
+        let settings = Settings {
+            annan_dead_piece: rules::AnnanDeadPiece::AlwaysAllowed,
+            annan_setup: rules::AnnanSetup::Traditional,
+            ..Settings::default()
+        };
+        let record = Record::parse_with(line, Some(Variant::Annan), &settings).unwrap();
+        assert_eq!(record.moves_text(), ["5b5a"]);
+        let kif = Record::parse_with("手合割：安南将棋\n", None, &settings).unwrap();
+        assert_eq!(
+            kif.start().to_string(),
+            "lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL b - 1"
         );
     }
 

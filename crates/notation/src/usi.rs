@@ -11,7 +11,11 @@ use crate::record::{ParseRecordError, Record};
 use crate::text;
 
 /// Reads a position line (the first non-empty line of `input`).
-pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseRecordError> {
+pub(crate) fn parse(
+    input: &str,
+    hint: Option<Variant>,
+    settings: &Settings,
+) -> Result<Record, ParseRecordError> {
     let (line_no, line) = text::lines(input)
         .find(|(_, l)| !l.trim().is_empty())
         .ok_or_else(|| ParseRecordError::new(1, 1, "empty input"))?;
@@ -26,8 +30,7 @@ pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseR
     let start = match head {
         "startpos" => {
             let variant = hint.unwrap_or(Variant::Shogi);
-            AnyPosition::new(variant, None, &Settings::default())
-                .map_err(|e| err(head, e.to_string()))?
+            AnyPosition::new(variant, None, settings).map_err(|e| err(head, e.to_string()))?
         }
         "sfen" | "fen" => {
             let fields: Vec<&str> = tokens.by_ref().take_while(|t| *t != "moves").collect();
@@ -44,7 +47,7 @@ pub(crate) fn parse(input: &str, hint: Option<Variant>) -> Result<Record, ParseR
                     .unwrap_or(Variant::Shogi),
             };
             let position = fields.join(" ");
-            let start = AnyPosition::new(variant, Some(&position), &Settings::default())
+            let start = AnyPosition::new(variant, Some(&position), settings)
                 .map_err(|e| err(first, e.to_string()))?;
             return finish(start, tokens, line_no, line);
         }
@@ -115,29 +118,35 @@ mod tests {
 
     #[test]
     fn reads_each_form() {
-        let r = parse("startpos moves 7g7f 3c3d 8h2b+", None).unwrap();
+        let r = parse("startpos moves 7g7f 3c3d 8h2b+", None, &Settings::default()).unwrap();
         assert_eq!(r.moves_text(), ["7g7f", "3c3d", "8h2b+"]);
-        let r = parse("position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 1e1d", None).unwrap();
+        let r = parse(
+            "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 1e1d",
+            None,
+            &Settings::default(),
+        )
+        .unwrap();
         assert_eq!(r.variant(), Variant::Minishogi);
         let r = parse(
             "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2",
             None,
+            &Settings::default(),
         )
         .unwrap();
         assert_eq!(r.variant(), Variant::Xiangqi);
         assert!(write(&r).starts_with("fen rnbakabnr/"));
-        let r = parse("startpos", Some(Variant::Annan)).unwrap();
+        let r = parse("startpos", Some(Variant::Annan), &Settings::default()).unwrap();
         assert_eq!(r.variant(), Variant::Annan);
     }
 
     #[test]
     fn errors_point_at_the_move() {
-        let e = parse("startpos moves 7g7f 7g7f", None).unwrap_err();
+        let e = parse("startpos moves 7g7f 7g7f", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (1, 21));
-        let e = parse("startpos moves 7g7f zz", None).unwrap_err();
+        let e = parse("startpos moves 7g7f zz", None, &Settings::default()).unwrap_err();
         assert_eq!((e.line, e.column), (1, 21));
-        let e = parse("sfen 9/9 b - 1", None).unwrap_err();
+        let e = parse("sfen 9/9 b - 1", None, &Settings::default()).unwrap_err();
         assert_eq!(e.column, 6);
-        assert!(parse("startpos junk", None).is_err());
+        assert!(parse("startpos junk", None, &Settings::default()).is_err());
     }
 }
