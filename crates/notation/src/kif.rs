@@ -908,6 +908,23 @@ mod tests {
     }
 
     #[test]
+    fn lenient_reading_and_variations() {
+        // ASCII digits, a side mark, spaces, 王 for 玉, no header, no times;
+        // the variation after the main line is skipped.
+        let text = "1 ▲76歩(77)\n2 ３四歩 (33)\n3 ５八王(59)   \n4 投了\nまで3手で先手の勝ち\n\n\
+変化：3手\n3 ６八玉(59)\n";
+        let r = parse(text, None, &Settings::default()).unwrap();
+        assert_eq!(r.moves_text(), ["7g7f", "3c3d", "5i5h"]);
+        assert_eq!(
+            r.result,
+            Some(GameResult {
+                termination: Termination::Resignation,
+                winner: Some(Side::First)
+            })
+        );
+    }
+
+    #[test]
     fn odd_header_keys_still_read_back() {
         let mut r = parse("手合割：平手\n1 ７六歩(77)\n", None, &Settings::default()).unwrap();
         r.headers.other = vec![
