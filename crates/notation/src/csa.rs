@@ -256,7 +256,13 @@ impl<'a> Reader<'a> {
                         match color.zip(role) {
                             Some((color, role)) => Some(Piece { color, role }),
                             None => {
-                                let at = &stmt[stmt.len().min(2 + usize::from(file_index) * 3)..];
+                                // The cell starts at character 2 + 3 × its index.
+                                let cell_start = 2 + usize::from(file_index) * 3;
+                                let offset = stmt
+                                    .char_indices()
+                                    .nth(cell_start)
+                                    .map_or(stmt.len(), |(i, _)| i);
+                                let at = &stmt[offset..];
                                 return Err(self.err(
                                     at,
                                     format!("bad cell '{cell}' (expected like +FU, -KA or *)"),
@@ -738,6 +744,13 @@ mod tests {
             .is_err()
         );
         assert!(parse("PI99KA\n+\n", None, &Settings::default()).is_err());
+        let e = parse(
+            "P2 *  *  *  *  *  *  *  *\u{3000}桂\n",
+            None,
+            &Settings::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (1, 27));
     }
 
     #[test]

@@ -122,6 +122,9 @@ fn single_kanji(text: &str) -> Option<u8> {
 
 /// A count in kanji for a KIF hand: `二`, `十`, `十八`.
 pub(crate) fn kanji_count(n: u8) -> String {
+    if n > 99 {
+        return n.to_string();
+    }
     let mut out = String::new();
     if n >= 10 {
         if n >= 20 {
@@ -146,6 +149,8 @@ mod tests {
         }
         assert_eq!(kanji_count(18), "十八");
         assert_eq!(kanji_count(2), "二");
+        assert_eq!(kanji_count(99), "九十九");
+        assert_eq!(parse_kanji_count(&kanji_count(200)), Some(200));
         assert_eq!(parse_kanji_count("１２"), Some(12));
         assert_eq!(parse_kanji_count("百"), None);
     }

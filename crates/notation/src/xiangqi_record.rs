@@ -327,7 +327,7 @@ pub(crate) fn write(record: &Record, style: MoveStyle) -> String {
             line.push_str(&format!("{{{}}} ", comment.replace('}', ")")));
         }
         if !red {
-            number += 1;
+            number = number.saturating_add(1);
             if line.len() > 60 {
                 out.push_str(line.trim_end());
                 out.push('\n');
