@@ -214,7 +214,7 @@ fn check_move_texts(variant: Variant, games: usize, seed: u64) {
 
 #[test]
 fn shogi_move_texts_read_back() {
-    check_move_texts(Variant::Shogi, 60, 11);
+    check_move_texts(Variant::Shogi, 40, 11);
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn minishogi_move_texts_read_back() {
 
 #[test]
 fn annan_move_texts_read_back() {
-    check_move_texts(Variant::Annan, 60, 13);
+    check_move_texts(Variant::Annan, 20, 13);
 }
 
 #[test]
