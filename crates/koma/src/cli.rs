@@ -2,9 +2,11 @@
 //! (`perft`, `moves`, `status`).
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use notation::{Format, ParseRecordError, Record, WriteError};
 use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
 
 /// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
@@ -42,6 +44,27 @@ enum Command {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// Convert a game record to another format.
+    ///
+    /// Reads KIF, KI2, CSA (UTF-8 or Shift_JIS), a xiangqi PGN, or a position
+    /// line (`startpos moves 7g7f ...`, `sfen <SFEN> moves ...`, `fen <FEN>
+    /// moves ...`), detecting which.
+    Convert {
+        /// The record file; standard input when absent.
+        file: Option<PathBuf>,
+        /// The format to write: kif, ki2, csa, sfen (a position line; fen for
+        /// xiangqi), wxf (xiangqi PGN with WXF moves) or iccs (with ICCS moves).
+        #[arg(long, value_name = "FORMAT")]
+        to: Format,
+        /// The game, when the record cannot say (a 5×5 SFEN is minishogi; an
+        /// annan position line needs `--variant annan`).
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// A house rule the record does not state (`annan_dead_piece`,
+        /// `annan_setup`). Repeatable.
+        #[arg(long = "rule", value_name = "KEY=VALUE")]
+        rules: Vec<String>,
+    },
 }
 
 /// Which game, from where, after which moves, under which house rules.
@@ -67,10 +90,7 @@ struct GameArgs {
 impl GameArgs {
     /// The game after `--moves`, or the first problem met on the way.
     fn play(&self) -> Result<AnyGame, CliError> {
-        let mut settings = Settings::default();
-        for pair in &self.rules {
-            settings.apply(pair).map_err(CliError::Rule)?;
-        }
+        let settings = settings_from(&self.rules)?;
         let mut game = AnyGame::new(self.variant, self.position.as_deref(), &settings)
             .map_err(CliError::Setup)?;
         for (index, mv) in self.moves.split_whitespace().enumerate() {
@@ -83,12 +103,33 @@ impl GameArgs {
     }
 }
 
+/// The settings after every `--rule KEY=VALUE`.
+fn settings_from(rules: &[String]) -> Result<Settings, CliError> {
+    let mut settings = Settings::default();
+    for pair in rules {
+        settings.apply(pair).map_err(CliError::Rule)?;
+    }
+    Ok(settings)
+}
+
 /// Why a command failed; every one names its problem in one line.
 #[derive(Debug)]
 pub(crate) enum CliError {
     Rule(SettingError),
     Setup(SetupError),
-    Move { index: usize, error: PlayError },
+    Move {
+        index: usize,
+        error: PlayError,
+    },
+    Input {
+        name: String,
+        error: io::Error,
+    },
+    Record {
+        name: String,
+        error: ParseRecordError,
+    },
+    Write(WriteError),
     Io(io::Error),
 }
 
@@ -97,7 +138,12 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Io(_) => 1,
-            CliError::Rule(_) | CliError::Setup(_) | CliError::Move { .. } => 2,
+            CliError::Rule(_)
+            | CliError::Setup(_)
+            | CliError::Move { .. }
+            | CliError::Input { .. }
+            | CliError::Record { .. }
+            | CliError::Write(_) => 2,
         }
     }
 }
@@ -108,6 +154,9 @@ impl fmt::Display for CliError {
             CliError::Rule(err) => write!(f, "--rule: {err}"),
             CliError::Setup(err) => write!(f, "--position: {err}"),
             CliError::Move { index, error } => write!(f, "move {index} of --moves: {error}"),
+            CliError::Input { name, error } => write!(f, "cannot read {name}: {error}"),
+            CliError::Record { name, error } => write!(f, "{name}: {error}"),
+            CliError::Write(err) => write!(f, "--to: {err}"),
             CliError::Io(err) => write!(f, "cannot write output: {err}"),
         }
     }
@@ -134,10 +183,48 @@ pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             moves.iter().map(|mv| format!("{mv}\n")).collect()
         }
         Some(Command::Status { game }) => format!("{}\n", status_json(&game.play()?)),
+        Some(Command::Convert {
+            file,
+            to,
+            variant,
+            rules,
+        }) => convert(file, to, variant, &rules)?,
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// Reads a record from `file` (or stdin) and writes it as `to`.
+fn convert(
+    file: Option<PathBuf>,
+    to: Format,
+    variant: Option<Variant>,
+    rules: &[String],
+) -> Result<String, CliError> {
+    let settings = settings_from(rules)?;
+    let (name, bytes) = match file {
+        Some(path) => {
+            let name = path.display().to_string();
+            match std::fs::read(&path) {
+                Ok(bytes) => (name, bytes),
+                Err(error) => return Err(CliError::Input { name, error }),
+            }
+        }
+        None => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|error| CliError::Input {
+                    name: "standard input".to_owned(),
+                    error,
+                })?;
+            ("standard input".to_owned(), bytes)
+        }
+    };
+    let record = Record::parse_with(&bytes, variant, &settings)
+        .map_err(|error| CliError::Record { name, error })?;
+    record.write(to).map_err(CliError::Write)
 }
 
 fn perft_text(position: &AnyPosition, depth: u32, divide: bool) -> String {

@@ -1,12 +1,27 @@
 //! The `koma` binary's rules subcommands, run as a user runs them.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn koma(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_koma"))
+    koma_with_input(args, "")
+}
+
+fn koma_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(args)
-        .output()
-        .expect("the koma binary runs")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the koma binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the koma binary ends")
 }
 
 fn stdout_of(args: &[&str]) -> String {
@@ -222,4 +237,55 @@ fn without_a_subcommand_it_prints_help() {
         out.contains("perft") && out.contains("moves") && out.contains("status"),
         "{out}"
     );
+}
+
+#[test]
+fn convert_goes_through_every_shogi_format_and_back() {
+    let line = "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 5a4b 4e3d";
+    let mut text = line.to_owned();
+    for to in ["kif", "ki2", "csa", "sfen"] {
+        let out = koma_with_input(&["convert", "--to", to], &text);
+        assert!(
+            out.status.success(),
+            "{to}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text = String::from_utf8(out.stdout).unwrap();
+    }
+    assert_eq!(text.trim_end(), line);
+}
+
+#[test]
+fn convert_reads_a_file_and_writes_xiangqi_wxf() {
+    let path = std::env::temp_dir().join(format!("koma-convert-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7",
+    )
+    .unwrap();
+    let out = stdout_of(&["convert", path.to_str().unwrap(), "--to", "wxf"]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.contains("C2.5 H8+7"), "{out}");
+}
+
+#[test]
+fn convert_errors_name_line_and_column() {
+    let out = koma_with_input(
+        &["convert", "--to", "sfen"],
+        "V2.2\nPI\n+\n+7776FU\n-3334FX\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 5, column"), "{err}");
+
+    let err = error_of(&["convert", "/nonexistent/game.kif", "--to", "csa"]);
+    assert!(err.contains("/nonexistent/game.kif"), "{err}");
+
+    let out = koma_with_input(
+        &["convert", "--to", "kif"],
+        "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot hold a xiangqi game"));
 }
