@@ -4,11 +4,12 @@
 //! H, R, C, P), the file it stands on counted 1–9 from the mover's right,
 //! `+` forward, `-` back or `.` sideways, then the destination file, or for a
 //! straight move the number of points. Two pieces of a kind on one file are
-//! told apart by `+` (front) and `-` (rear) in place of the file: `C+.5`,
-//! `R--1`. Soldiers follow the federation's tandem-pawn rules: with three in a
-//! file the middle one keeps its file (`P3.4`), the outer ones of four or five
-//! are `++` and `--`, and when two files hold tandem soldiers the file comes
-//! first (`3+.4`).
+//! told apart by `+` (front) and `-` (rear) before the letter, in place of the
+//! file: `+C.5`, `-R-1` (the reader also takes the federation's `C+.5`).
+//! Soldiers follow the federation's tandem-pawn rules: with three in a file the
+//! middle one keeps its file (`P3.4`), the outer ones of four or five are `++`
+//! and `--`, and when two files hold tandem soldiers the file comes first
+//! (`3+.4`).
 
 use core::fmt;
 
@@ -59,7 +60,7 @@ fn on_file(pos: &Position, color: Color, role: Role, file: u8) -> Vec<Square> {
     squares
 }
 
-/// The piece-and-file part: `C2`, `C+`, `P3`, `++`, `3+`.
+/// The piece-and-file part: `C2`, `+C`, `P3`, `++`, `3+`.
 fn designator(pos: &Position, color: Color, role: Role, from: Square) -> String {
     let file = file_number(color, from);
     let column = on_file(pos, color, role, from.file());
@@ -69,7 +70,7 @@ fn designator(pos: &Position, color: Color, role: Role, from: Square) -> String 
         return format!("{l}{file}");
     }
     if role != Role::Soldier {
-        return format!("{l}{}", if index == 0 { '+' } else { '-' });
+        return format!("{}{l}", if index == 0 { '+' } else { '-' });
     }
     let tandem_files = (0..9)
         .filter(|&f| on_file(pos, color, Role::Soldier, f).len() >= 2)
@@ -88,10 +89,10 @@ fn designator(pos: &Position, color: Color, role: Role, from: Square) -> String 
     match (n, index) {
         (4 | 5, 0) => "++".to_owned(),
         (4 | 5, i) if i == n - 1 => "--".to_owned(),
-        (4, 1) | (5, 1) => format!("{l}+"),
-        (4, 2) | (5, 3) => format!("{l}-"),
+        (4, 1) | (5, 1) => format!("+{l}"),
+        (4, 2) | (5, 3) => format!("-{l}"),
         (5, 2) | (3, 1) => format!("{l}{file}"),
-        _ => format!("{l}{place}"),
+        _ => format!("{place}{l}"),
     }
 }
 
@@ -142,7 +143,7 @@ impl core::error::Error for ParseWxfError {}
 
 /// Folds the spellings players use onto the canonical one: other letters
 /// (G for the general, B elephant, N horse, S soldier), `=` for `.`, the
-/// tandem sign before the letter (`+C.5`).
+/// the tandem sign after the letter (`C+.5`, the federation's own order).
 fn normalize(text: &str) -> String {
     let mut out: Vec<u8> = text::to_half_width(text.trim())
         .bytes()
@@ -156,13 +157,13 @@ fn normalize(text: &str) -> String {
         })
         .collect();
     if let [
-        sign @ (b'+' | b'-'),
         letter @ (b'K' | b'A' | b'E' | b'H' | b'R' | b'C' | b'P'),
+        sign @ (b'+' | b'-'),
         ..,
     ] = out[..]
     {
-        out[0] = letter;
-        out[1] = sign;
+        out[0] = sign;
+        out[1] = letter;
     }
     String::from_utf8(out).unwrap_or_default()
 }
@@ -279,15 +280,15 @@ mod tests {
 
     #[test]
     fn tandem_pieces() {
-        // Red cannons on e2 and e1 (file 5): the front one is C+, the rear C-.
+        // Red cannons on e2 and e1 (file 5): the front one is +C, the rear -C.
         let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C4/4C4/RNBAKABNR w - - 0 1";
-        check(fen, &[("e2d2", "C+.6"), ("e1d1", "C-.6"), ("e1f1", "C-.4")]);
+        check(fen, &[("e2d2", "+C.6"), ("e1d1", "-C.6"), ("e1f1", "-C.4")]);
         let p = Position::from_fen(fen).unwrap();
-        assert_eq!(parse_move(&p, "+C.6"), Ok(p.parse_move("e2d2").unwrap()));
-        assert_eq!(parse_move(&p, "-C.6"), Ok(p.parse_move("e1d1").unwrap()));
-        // Three red soldiers on file 3 (c): front P+, middle P3, rear P-.
+        assert_eq!(parse_move(&p, "C+.6"), Ok(p.parse_move("e2d2").unwrap()));
+        assert_eq!(parse_move(&p, "C-.6"), Ok(p.parse_move("e1d1").unwrap()));
+        // Three red soldiers on file 3 (c): front +P, middle P7, rear -P.
         let fen = "3k5/9/9/2P6/2P6/2P6/9/9/9/4K4 w - - 0 1";
-        check(fen, &[("c6d6", "P+.6"), ("c5d5", "P7.6"), ("c6c7", "P++1")]);
+        check(fen, &[("c6d6", "+P.6"), ("c5d5", "P7.6"), ("c6c7", "+P+1")]);
         // Tandem soldiers on two files: the file comes first.
         let fen = "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1";
         check(fen, &[("c6d6", "7+.6"), ("g5f5", "3-.4")]);
