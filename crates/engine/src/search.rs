@@ -12,6 +12,9 @@
 //! draw, except in minishogi, where Sente loses. Xiangqi's perpetual chase
 //! is not detected in the search (scored as a draw), since chase detection
 //! costs a full attack analysis per move.
+//!
+//! Having no legal move loses in all four games, so every full-width node
+//! generates its moves before any pruning.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -457,6 +460,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
         }
 
+        // Generated before any pruning: no legal move loses in all four
+        // games, in check or not, and a stalemate must not be pruned away.
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+
         let in_check = pos.is_check();
         if !pv_node && !in_check && !is_mate(beta) {
             let static_eval = self.eval(pos);
@@ -493,11 +503,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            // No legal move loses in all four games, in check or not.
-            return mated_in(ply);
-        }
         let us = pos.side_to_move().index();
         let mut picker = MovePicker::new(
             pos,
@@ -593,7 +598,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
     }
 
     /// Quiescence: captures only (every evasion when in check), until the
-    /// position is quiet and its static evaluation can be trusted.
+    /// position is quiet and its static evaluation can be trusted. Standing
+    /// pat skips move generation, so a stalemate (a loss in these games) is
+    /// seen here only when the stand-pat score does not already fail high.
     fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.count_node() {
@@ -699,4 +706,62 @@ fn splitmix(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::{Position as _, Settings, shogi};
+
+    use super::*;
+    use crate::Level;
+
+    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
+        let root = shogi::Position::startpos(variant, &Settings::default());
+        let job = Job {
+            history: vec![(root.key(), false)],
+            root,
+            limits: Limits::default(),
+            strength: Level::MAX.strength(),
+            impasse: Impasse::Off,
+            seed: 0,
+            threads: 1,
+        };
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+        // Position 4 repeats position 0; Sente is to move at both.
+        worker.keys = vec![1, 2, 3, 4, 1];
+        worker.checks = checks.to_vec();
+        worker.repetition(&job.root, 4)
+    }
+
+    #[test]
+    fn a_repetition_is_scored_by_the_variant() {
+        // Moves into positions 1 and 3 were Sente's, into 2 and 4 Gote's.
+        let sente_checked = [false, true, false, true, false];
+        let gote_checked = [false, false, true, false, true];
+        let quiet = [false; 5];
+        let both = [true; 5];
+        for variant in [Variant::Shogi, Variant::Annan, Variant::Minishogi] {
+            // The perpetual checker loses, whoever is to move.
+            assert_eq!(verdict(variant, sente_checked), Some(mated_in(4)));
+            assert_eq!(verdict(variant, gote_checked), Some(mate_in(4)));
+            assert_eq!(verdict(variant, both), Some(0));
+        }
+        assert_eq!(verdict(Variant::Shogi, quiet), Some(0));
+        assert_eq!(verdict(Variant::Annan, quiet), Some(0));
+        // Minishogi: a plain repetition loses for Sente.
+        assert_eq!(verdict(Variant::Minishogi, quiet), Some(mated_in(4)));
+    }
+
+    #[test]
+    fn mate_scores_survive_the_table() {
+        for ply in [0, 3, 17] {
+            for score in [mate_in(25), mated_in(30), 123, -45] {
+                assert_eq!(from_tt(to_tt(score, ply), ply), score);
+            }
+        }
+        assert_eq!(report(mate_in(3)), Score::Mate(3));
+        assert_eq!(report(mated_in(2)), Score::Mate(-2));
+        assert_eq!(report(-250), Score::Cp(-250));
+    }
 }
