@@ -9,8 +9,9 @@ use crate::{Impasse, IllegalMove, Outcome, ParseMoveError, Side, Variant};
 /// The most legal moves any position of the four games has.
 ///
 /// Shogi's record is 593 (`R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1`);
-/// xiangqi positions stay far below that.
-pub const MAX_LEGAL_MOVES: usize = 600;
+/// Annan Shogi, where pieces borrow stronger moves, has 634 in that same position,
+/// so the bound leaves room above it; xiangqi positions stay far below that.
+pub const MAX_LEGAL_MOVES: usize = 1024;
 
 /// A list of moves on the stack: move generation never allocates.
 pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_LEGAL_MOVES>;
@@ -98,6 +99,8 @@ pub enum ImpasseError {
     KingsNotInCamps,
     /// `27-point`: only the side to move may declare.
     NotYourTurn,
+    /// The game has already ended.
+    GameOver,
 }
 
 impl fmt::Display for ImpasseError {
@@ -108,6 +111,7 @@ impl fmt::Display for ImpasseError {
                 "an impasse may be claimed only when both kings stand in their enemy camps"
             }
             ImpasseError::NotYourTurn => "only the side to move may declare an impasse",
+            ImpasseError::GameOver => "the game is over",
         })
     }
 }

@@ -111,7 +111,7 @@ setting_enum!(
         Six = "six",
         /// 八枚落ち: the six and both silvers.
         Eight = "eight",
-        /// 十枚落ち: everything but the king and golds.
+        /// 十枚落ち: everything but the king and pawns (the eight and both golds).
         Ten = "ten",
     }
 );

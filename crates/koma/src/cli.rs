@@ -1,0 +1,176 @@
+//! The command line: argument parsing and the rules subcommands
+//! (`perft`, `moves`, `status`).
+
+use std::fmt;
+use std::io::{self, Write};
+
+use clap::{CommandFactory, Parser, Subcommand};
+use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
+
+/// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
+#[derive(Debug, Parser)]
+#[command(name = "koma", version, about, long_about = None)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the legal move sequences of a given length (perft).
+    ///
+    /// With --divide, one `MOVE COUNT` line per legal move comes first; the last
+    /// line is always the total as a bare integer.
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The number of plies to look ahead.
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each legal move first.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, one per line, sorted (none once the game is over).
+    Moves {
+        #[command(flatten)]
+        game: GameArgs,
+    },
+    /// Print the state of the game as one line of JSON:
+    /// {"result", "reason", "side_to_move", "in_check"}.
+    Status {
+        #[command(flatten)]
+        game: GameArgs,
+    },
+}
+
+/// Which game, from where, after which moves, under which house rules.
+#[derive(Debug, clap::Args)]
+struct GameArgs {
+    /// The game: shogi, minishogi, annan or xiangqi.
+    #[arg(long, default_value = "shogi")]
+    variant: Variant,
+    /// `startpos`, an SFEN (shogi family) or FEN (xiangqi), or a shogi handicap
+    /// name (lance, bishop, rook, rook-lance, two, four, six, eight, ten).
+    #[arg(long, value_name = "POSITION")]
+    position: Option<String>,
+    /// Moves to play from the position, space-separated, in USI (`7g7f`,
+    /// `P*5e`, `8h2b+`) or ICCS (`h2e2`).
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    moves: String,
+    /// A house rule, as in the rules spec (`impasse=27-point`,
+    /// `annan_dead_piece=by-original-type`, `move_limit=200` ...). Repeatable.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+}
+
+impl GameArgs {
+    /// The game after `--moves`, or the first problem met on the way.
+    fn play(&self) -> Result<AnyGame, CliError> {
+        let mut settings = Settings::default();
+        for pair in &self.rules {
+            settings.apply(pair).map_err(CliError::Rule)?;
+        }
+        let mut game = AnyGame::new(self.variant, self.position.as_deref(), &settings)
+            .map_err(CliError::Setup)?;
+        for (index, mv) in self.moves.split_whitespace().enumerate() {
+            game.play_text(mv).map_err(|error| CliError::Move {
+                index: index + 1,
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+/// Why a command failed; every one names its problem in one line.
+#[derive(Debug)]
+pub(crate) enum CliError {
+    Rule(SettingError),
+    Setup(SetupError),
+    Move { index: usize, error: PlayError },
+    Io(io::Error),
+}
+
+impl CliError {
+    /// 2 for bad input (as clap uses for bad arguments), 1 for I/O failures.
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Io(_) => 1,
+            CliError::Rule(_) | CliError::Setup(_) | CliError::Move { .. } => 2,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Rule(err) => write!(f, "--rule: {err}"),
+            CliError::Setup(err) => write!(f, "--position: {err}"),
+            CliError::Move { index, error } => write!(f, "move {index} of --moves: {error}"),
+            CliError::Io(err) => write!(f, "cannot write output: {err}"),
+        }
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(err: io::Error) -> CliError {
+        CliError::Io(err)
+    }
+}
+
+/// Runs the command, writing its output to `out` only once it has succeeded.
+pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
+    let text = match args.command {
+        None => Args::command().render_help().to_string(),
+        Some(Command::Perft {
+            game,
+            depth,
+            divide,
+        }) => perft_text(&game.play()?.position(), depth, divide),
+        Some(Command::Moves { game }) => {
+            let mut moves = game.play()?.legal_moves_text();
+            moves.sort_unstable();
+            moves.iter().map(|mv| format!("{mv}\n")).collect()
+        }
+        Some(Command::Status { game }) => format!("{}\n", status_json(&game.play()?)),
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+fn perft_text(position: &AnyPosition, depth: u32, divide: bool) -> String {
+    let mut lines: Vec<(String, u64)> = match position {
+        AnyPosition::Shogi(pos) if divide => split(perft::divide(pos, depth)),
+        AnyPosition::Xiangqi(pos) if divide => split(perft::divide(pos, depth)),
+        _ => Vec::new(),
+    };
+    let total = if divide {
+        lines.iter().map(|(_, n)| n).sum()
+    } else {
+        match position {
+            AnyPosition::Shogi(pos) => perft::perft(pos, depth),
+            AnyPosition::Xiangqi(pos) => perft::perft(pos, depth),
+        }
+    };
+    lines.sort_unstable();
+    let mut text: String = lines.iter().map(|(mv, n)| format!("{mv} {n}\n")).collect();
+    text.push_str(&format!("{total}\n"));
+    text
+}
+
+fn split<M: fmt::Display>(counts: Vec<(M, u64)>) -> Vec<(String, u64)> {
+    counts.into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+}
+
+/// `{"result": "first"|"second"|"draw"|null, "reason": ...|null, "side_to_move", "in_check"}`.
+fn status_json(game: &AnyGame) -> serde_json::Value {
+    let outcome = game.outcome();
+    serde_json::json!({
+        "result": outcome.map(|o| o.winner.map_or("draw", |side| side.name())),
+        "reason": outcome.map(|o| o.reason.code()),
+        "side_to_move": game.side_to_move().name(),
+        "in_check": game.is_check(),
+    })
+}
