@@ -1,11 +1,13 @@
-//! The command line: argument parsing and the rules subcommands
-//! (`perft`, `moves`, `status`).
+//! The command line: argument parsing, the rules subcommands (`perft`,
+//! `moves`, `status`) and the engine's (`usi`, `uci`, `ucci`, `bench`).
 
 use std::fmt;
 use std::io::{self, Write};
 
 use clap::{CommandFactory, Parser, Subcommand};
 use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
+
+use crate::protocol::{self, Dialect};
 
 /// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
 #[derive(Debug, Parser)]
@@ -41,6 +43,20 @@ enum Command {
     Status {
         #[command(flatten)]
         game: GameArgs,
+    },
+    /// Run the engine over USI on stdin and stdout (shogi, minishogi, annan).
+    Usi,
+    /// Run the engine over UCI on stdin and stdout (xiangqi, ICCS moves).
+    Uci,
+    /// Run the engine over UCCI on stdin and stdout (xiangqi).
+    Ucci,
+    /// Search fixed positions of all four games on one thread; the node
+    /// count is the engine's signature (it changes with any change to search
+    /// or evaluation, and is the same on every machine).
+    Bench {
+        /// The depth of each search.
+        #[arg(long, default_value_t = engine::bench::DEFAULT_DEPTH)]
+        depth: u32,
     },
 }
 
@@ -134,9 +150,27 @@ pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             moves.iter().map(|mv| format!("{mv}\n")).collect()
         }
         Some(Command::Status { game }) => format!("{}\n", status_json(&game.play()?)),
+        Some(Command::Usi) => return speak(Dialect::Usi),
+        Some(Command::Uci) => return speak(Dialect::Uci),
+        Some(Command::Ucci) => return speak(Dialect::Ucci),
+        Some(Command::Bench { depth }) => {
+            let report = engine::bench::bench(depth);
+            format!(
+                "Nodes searched: {}\nTime: {} ms\nNodes/second: {}\n",
+                report.nodes,
+                report.time.as_millis(),
+                report.nps
+            )
+        }
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
+    Ok(())
+}
+
+/// An engine protocol session on stdin and stdout; it writes as it goes.
+fn speak(dialect: Dialect) -> Result<(), CliError> {
+    protocol::run(dialect, io::stdin().lock(), Box::new(io::stdout()))?;
     Ok(())
 }
 
