@@ -26,7 +26,11 @@ fn play(variant: Variant, levels: [u8; 2], seed: u64, move_time: Duration) -> Op
     for _ in 0..MAX_PLIES {
         if let Some(outcome) = game.outcome() {
             if std::env::var_os("LADDER_VERBOSE").is_some() {
-                eprintln!("{variant} {levels:?}: {outcome} after {} plies: {}", game.moves_text().len(), game.moves_text().join(" "));
+                eprintln!(
+                    "{variant} {levels:?}: {outcome} after {} plies: {}",
+                    game.moves_text().len(),
+                    game.moves_text().join(" ")
+                );
             }
             return outcome.winner;
         }
@@ -41,7 +45,8 @@ fn play(variant: Variant, levels: [u8; 2], seed: u64, move_time: Duration) -> Op
         };
         match engine.search(limits).decision {
             Decision::Move { best, .. } => {
-                game.play_text(&best.to_string()).expect("the engine plays legal moves");
+                game.play_text(&best.to_string())
+                    .expect("the engine plays legal moves");
             }
             Decision::Resign => return Some(side.opponent()),
             Decision::DeclareWin => return Some(side),
@@ -54,14 +59,27 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
     let move_time = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(30));
-    for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan, Variant::Xiangqi] {
+    for variant in [
+        Variant::Shogi,
+        Variant::Minishogi,
+        Variant::Annan,
+        Variant::Xiangqi,
+    ] {
         for weak in 1..8u8 {
             let strong = weak + 1;
             let mut score = 0.0;
             for game in 0..games {
                 // Alternate colours: the stronger level moves first in even games.
-                let levels = if game % 2 == 0 { [strong, weak] } else { [weak, strong] };
-                let strong_side = if game % 2 == 0 { Side::First } else { Side::Second };
+                let levels = if game % 2 == 0 {
+                    [strong, weak]
+                } else {
+                    [weak, strong]
+                };
+                let strong_side = if game % 2 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                };
                 score += match play(variant, levels, 1000 + game, move_time) {
                     Some(side) if side == strong_side => 1.0,
                     Some(_) => 0.0,

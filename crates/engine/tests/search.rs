@@ -200,3 +200,23 @@ fn stop_ends_an_infinite_search_with_a_move() {
         engine::SearchEvent::BestMove(Decision::Move { .. })
     ));
 }
+
+#[test]
+fn more_threads_still_find_the_mate() {
+    let mut engine = Engine::new(EngineOptions {
+        variant: Variant::Shogi,
+        threads: 3,
+        ..EngineOptions::default()
+    });
+    engine
+        .set_position(Some("4k4/9/9/4P4/9/9/9/9/4K4 b G 1"), &[])
+        .unwrap();
+    let result = engine.search(Limits::depth(5));
+    assert_eq!(result.info.unwrap().score, Score::Mate(3));
+}
+
+#[test]
+fn the_engine_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Engine>();
+}

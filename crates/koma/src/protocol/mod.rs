@@ -201,9 +201,9 @@ fn apply_option(
             })
     };
     if is("USI_Hash") || is("Hash") {
-        options.hash_mb = number(1, 65_536)? as usize;
+        options.hash_mb = number(1, 4096)? as usize;
     } else if is("Threads") {
-        options.threads = number(1, 256)? as usize;
+        options.threads = number(1, 64)? as usize;
     } else if is("USI_Ponder") || is("Ponder") {
         // Pondering is driven by `go ponder`; the option only announces it.
     } else if is("USI_Variant") || is("UCI_Variant") {

@@ -10,8 +10,8 @@ pub(super) fn hello(dialect: Dialect) -> String {
     [
         format!("id name Koma {}", env!("CARGO_PKG_VERSION")),
         "id author the Koma authors".to_owned(),
-        "option name Hash type spin default 16 min 1 max 65536".to_owned(),
-        "option name Threads type spin default 1 min 1 max 256".to_owned(),
+        "option name Hash type spin default 16 min 1 max 4096".to_owned(),
+        "option name Threads type spin default 1 min 1 max 64".to_owned(),
         "option name Ponder type check default false".to_owned(),
         "option name UCI_Variant type combo default xiangqi var xiangqi".to_owned(),
         "option name Level type spin default 8 min 1 max 8".to_owned(),

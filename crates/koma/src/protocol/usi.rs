@@ -17,8 +17,8 @@ pub(super) fn hello() -> String {
     [
         format!("id name Koma {}", env!("CARGO_PKG_VERSION")),
         "id author the Koma authors".to_owned(),
-        "option name USI_Hash type spin default 16 min 1 max 65536".to_owned(),
-        "option name Threads type spin default 1 min 1 max 256".to_owned(),
+        "option name USI_Hash type spin default 16 min 1 max 4096".to_owned(),
+        "option name Threads type spin default 1 min 1 max 64".to_owned(),
         "option name USI_Ponder type check default false".to_owned(),
         format!(
             "option name USI_Variant type combo default shogi{}",
