@@ -242,11 +242,11 @@ impl Engine {
         &self.options
     }
 
-    /// Changes the options, waiting for a running search first. A new hash
+    /// Changes the options, stopping a running search first. A new hash
     /// size reallocates the table; a new variant or house rules reset the
     /// position to the start.
     pub fn set_options(&mut self, options: EngineOptions) {
-        self.wait();
+        self.finish();
         if options.hash_mb != self.options.hash_mb {
             self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
         }
@@ -263,7 +263,7 @@ impl Engine {
 
     /// Sets the position: `position` is `None`/`startpos`, an SFEN or FEN,
     /// or a shogi handicap name (see [`AnyPosition::new`]), then `moves` in
-    /// USI or ICCS. Waits for a running search first.
+    /// USI or ICCS. Stops a running search first.
     ///
     /// # Errors
     /// The position is not valid for the variant, or a move is not legal;
@@ -273,7 +273,7 @@ impl Engine {
         position: Option<&str>,
         moves: &[&str],
     ) -> Result<(), PositionError> {
-        self.wait();
+        self.finish();
         let start = AnyPosition::new(self.options.variant, position, &self.options.settings)
             .map_err(PositionError::Setup)?;
         let mut game = Game::new(start);
@@ -301,9 +301,9 @@ impl Engine {
 
     /// Starts a search of the current position on a new thread and returns
     /// at once; `sink` receives `Info`s and finally one `BestMove`. A search
-    /// still running is waited for first.
+    /// still running is stopped first (and reports its `BestMove`).
     pub fn go(&mut self, limits: Limits, sink: impl FnMut(SearchEvent) + Send + 'static) {
-        self.wait();
+        self.finish();
         let control = Arc::new(Control::default());
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
@@ -365,6 +365,12 @@ impl Engine {
             .is_some_and(|handle| !handle.is_finished())
     }
 
+    /// Stops a running search and waits for its thread.
+    fn finish(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
     /// Waits for a running search to finish (it must be bounded, or be stopped).
     pub fn wait(&mut self) {
         if let Some(handle) = self.search.take() {
@@ -373,9 +379,9 @@ impl Engine {
         }
     }
 
-    /// A new game: forgets what earlier searches learned.
+    /// A new game: stops a running search and forgets what earlier searches learned.
     pub fn new_game(&mut self) {
-        self.wait();
+        self.finish();
         self.tt.clear();
     }
 
@@ -390,8 +396,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
-        self.wait();
+        self.finish();
     }
 }
 
