@@ -220,3 +220,28 @@ fn the_engine_can_move_to_another_thread() {
     fn assert_send<T: Send>() {}
     assert_send::<Engine>();
 }
+
+#[test]
+fn a_clock_bounds_the_search() {
+    use std::time::{Duration, Instant};
+    let byoyomi = Limits {
+        time: [Some(Duration::ZERO); 2],
+        byoyomi: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let move_time = Limits {
+        move_time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    for limits in [byoyomi, move_time] {
+        let mut engine = engine(Variant::Shogi, Level::MAX);
+        let start = Instant::now();
+        let result = engine.search(limits.clone());
+        let took = start.elapsed();
+        assert!(matches!(result.decision, Decision::Move { .. }));
+        // Never past the budget (with slack for a loaded machine), and a
+        // first iteration always completes.
+        assert!(took < Duration::from_millis(1500), "{limits:?}: {took:?}");
+        assert!(result.info.unwrap().depth >= 1);
+    }
+}
