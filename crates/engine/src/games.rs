@@ -8,6 +8,9 @@ use crate::eval::Evaluate;
 
 /// A position the generic search can work on.
 pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
+    /// Whether repetitions are judged by chasing too (xiangqi).
+    const HAS_CHASE_RULE: bool;
+
     /// The move in sixteen bits, never zero, unique among the moves of a
     /// position: the form stored in the transposition and history tables.
     fn pack(mv: Self::Move) -> u16;
@@ -30,6 +33,8 @@ pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
 const PACKED: u16 = 1 << 15;
 
 impl Searchable for shogi::Position {
+    const HAS_CHASE_RULE: bool = false;
+
     /// Layout: bits 0-6 the from-square index (81 + role index for a drop),
     /// bits 7-13 the to-square index, bit 14 promotion, bit 15 set.
     fn pack(mv: shogi::Move) -> u16 {
@@ -70,6 +75,8 @@ impl Searchable for shogi::Position {
 }
 
 impl Searchable for xiangqi::Position {
+    const HAS_CHASE_RULE: bool = true;
+
     /// Layout: bits 0-6 the from-point index, bits 7-13 the to-point index, bit 15 set.
     fn pack(mv: xiangqi::Move) -> u16 {
         PACKED | u16::from(mv.from.index()) | u16::from(mv.to.index()) << 7

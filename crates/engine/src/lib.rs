@@ -44,7 +44,7 @@ pub use level::{Level, ParseLevelError};
 pub use limits::Limits;
 
 use games::Searchable;
-use search::{Control, Job};
+use search::{Control, Job, Reached};
 use tt::TranspositionTable;
 
 /// How the engine is set up; change with [`Engine::set_options`].
@@ -172,12 +172,16 @@ impl core::error::Error for PositionError {}
 #[derive(Clone, Debug)]
 struct Line<P> {
     position: P,
-    history: Vec<(u64, bool)>,
+    history: Vec<Reached>,
 }
 
 impl<P: Searchable> Line<P> {
     fn new(position: P) -> Line<P> {
-        let history = vec![(position.key(), position.is_check())];
+        let history = vec![Reached {
+            key: position.key(),
+            check: position.is_check(),
+            chase: false,
+        }];
         Line { position, history }
     }
 
@@ -189,9 +193,13 @@ impl<P: Searchable> Line<P> {
                 mv: text.to_owned(),
                 reason,
             })?;
+        let before = self.position.clone();
         self.position.play_unchecked(mv);
-        self.history
-            .push((self.position.key(), self.position.is_check()));
+        self.history.push(Reached {
+            key: self.position.key(),
+            check: self.position.is_check(),
+            chase: before.is_chase(mv, &self.position),
+        });
         Ok(())
     }
 }

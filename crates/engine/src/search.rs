@@ -9,9 +9,10 @@
 //! ends the line. It is scored by the variant's rule for a finished
 //! repetition: a side that gave check with every one of its moves since the
 //! earlier occurrence loses (perpetual check, all four games); otherwise a
-//! draw, except in minishogi, where Sente loses. Xiangqi's perpetual chase
-//! is not detected in the search (scored as a draw), since chase detection
-//! costs a full attack analysis per move.
+//! draw, except in minishogi, where Sente loses, and in xiangqi, where a
+//! side that checked or chased with every move loses (perpetual chase).
+//! Chases are worked out only when a xiangqi repetition is found: the stack
+//! keeps the position before each move for that.
 //!
 //! Having no legal move loses in all four games, so every full-width node
 //! generates its moves before any pruning.
@@ -95,13 +96,32 @@ pub(crate) struct Control {
     helper_nodes: AtomicU64,
 }
 
+/// A position of the game before the root, as repetition judges it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Reached {
+    /// The position's key.
+    pub(crate) key: u64,
+    /// The move that reached it gave check.
+    pub(crate) check: bool,
+    /// The move that reached it chased a piece (xiangqi).
+    pub(crate) chase: bool,
+}
+
+/// Whether the move into a position of the stack chased (xiangqi): known for
+/// the game's moves, worked out only when a repetition needs it in the tree.
+#[derive(Clone)]
+enum Chase<P: Searchable> {
+    Known(bool),
+    /// The position before the move, and the move.
+    Later(P, P::Move),
+}
+
 /// Everything one search needs.
 pub(crate) struct Job<P: Searchable> {
     /// The position to search.
     pub(crate) root: P,
-    /// Keys of the game's positions, root last, each with whether the move
-    /// that reached it gave check: for repetitions across the root.
-    pub(crate) history: Vec<(u64, bool)>,
+    /// The game's positions, root last: for repetitions across the root.
+    pub(crate) history: Vec<Reached>,
     pub(crate) limits: Limits,
     pub(crate) strength: Strength,
     pub(crate) impasse: Impasse,
@@ -172,6 +192,8 @@ struct Worker<'a, P: Searchable> {
     /// Keys of the game and the current line, with check flags (see [`Job::history`]).
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// Chase flags alongside `keys`, kept only in games with a chase rule.
+    chases: Vec<Chase<P>>,
     /// Index of the latest null move in `keys`: repetitions never span it.
     null_barrier: usize,
     killers: [[u16; 2]; MAX_PLY + 1],
@@ -220,8 +242,16 @@ impl<'a, P: Searchable> Worker<'a, P> {
             stopped: false,
             root_depth: 0,
             root_score: 0,
-            keys: job.history.iter().map(|&(key, _)| key).collect(),
-            checks: job.history.iter().map(|&(_, check)| check).collect(),
+            keys: job.history.iter().map(|reached| reached.key).collect(),
+            checks: job.history.iter().map(|reached| reached.check).collect(),
+            chases: if P::HAS_CHASE_RULE {
+                job.history
+                    .iter()
+                    .map(|reached| Chase::Known(reached.chase))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             null_barrier: 0,
             killers: [[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SIZE],
@@ -389,24 +419,70 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
         // Positions earlier+1..=now; those an even distance from `now` were
         // reached by the side that just moved.
-        let (mut just_moved_checked, mut to_move_checked) = (true, true);
-        for index in earlier + 1..=now {
-            if (now - index) % 2 == 0 {
-                just_moved_checked &= self.checks[index];
-            } else {
-                to_move_checked &= self.checks[index];
+        let every = |forcing: &dyn Fn(usize) -> bool| {
+            let (mut just_moved, mut to_move) = (true, true);
+            for index in earlier + 1..=now {
+                if (now - index) % 2 == 0 {
+                    just_moved = just_moved && forcing(index);
+                } else {
+                    to_move = to_move && forcing(index);
+                }
             }
+            (just_moved, to_move)
+        };
+        let perpetual = |sides: (bool, bool)| match sides {
+            (true, false) => Some(mate_in(ply)),
+            (false, true) => Some(mated_in(ply)),
+            _ => None,
+        };
+        let checks = every(&|index| self.checks[index]);
+        if let Some(score) = perpetual(checks) {
+            return Some(score);
         }
-        Some(match (just_moved_checked, to_move_checked) {
-            (true, false) => mate_in(ply),
-            (false, true) => mated_in(ply),
-            (true, true) => 0,
-            (false, false) => match pos.variant() {
-                Variant::Minishogi if pos.side_to_move() == Side::First => mated_in(ply),
-                Variant::Minishogi => mate_in(ply),
-                Variant::Shogi | Variant::Annan | Variant::Xiangqi => 0,
-            },
+        if checks == (true, true) {
+            return Some(0);
+        }
+        Some(match pos.variant() {
+            // A check is forcing too: alternating checks and chases is a perpetual chase.
+            Variant::Xiangqi => perpetual(every(&|index| {
+                self.checks[index] || self.chased(pos, index)
+            }))
+            .unwrap_or(0),
+            Variant::Minishogi if pos.side_to_move() == Side::First => mated_in(ply),
+            Variant::Minishogi => mate_in(ply),
+            Variant::Shogi | Variant::Annan => 0,
         })
+    }
+
+    /// Whether the move into stack entry `index` chased; `now` is the current position.
+    fn chased(&self, now: &P, index: usize) -> bool {
+        match self.chases.get(index) {
+            Some(Chase::Known(chase)) => *chase,
+            Some(Chase::Later(before, mv)) => {
+                let after = match self.chases.get(index + 1) {
+                    Some(Chase::Later(next, _)) => next,
+                    _ => now,
+                };
+                before.is_chase(*mv, after)
+            }
+            None => false,
+        }
+    }
+
+    /// Enters a position of the line.
+    fn push(&mut self, key: u64, check: bool, chase: impl FnOnce() -> Chase<P>) {
+        self.keys.push(key);
+        self.checks.push(check);
+        if P::HAS_CHASE_RULE {
+            self.chases.push(chase());
+        }
+    }
+
+    /// Leaves the last position of the line.
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.chases.pop();
     }
 
     fn search(
@@ -479,8 +555,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if depth >= 3 && static_eval >= beta && !after_null {
                 if let Some(passed) = pos.pass() {
                     let reduction = 3 + depth / 4;
-                    self.keys.push(passed.key());
-                    self.checks.push(false);
+                    self.push(passed.key(), false, || Chase::Known(false));
                     let barrier = core::mem::replace(&mut self.null_barrier, self.keys.len() - 1);
                     let score = -self.search(
                         &passed,
@@ -491,8 +566,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                         false,
                     );
                     self.null_barrier = barrier;
-                    self.keys.pop();
-                    self.checks.pop();
+                    self.pop();
                     if self.stopped {
                         return 0;
                     }
@@ -525,8 +599,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let gives_check = child.is_check();
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
-            self.keys.push(child.key());
-            self.checks.push(gives_check);
+            self.push(child.key(), gives_check, || Chase::Later(pos.clone(), mv));
             let score = if index == 1 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
@@ -552,8 +625,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
                 score
             };
-            self.keys.pop();
-            self.checks.pop();
+            self.pop();
             if self.stopped {
                 return 0;
             }
@@ -718,7 +790,11 @@ mod tests {
     fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
         let root = shogi::Position::startpos(variant, &Settings::default());
         let job = Job {
-            history: vec![(root.key(), false)],
+            history: vec![Reached {
+                key: root.key(),
+                check: false,
+                chase: false,
+            }],
             root,
             limits: Limits::default(),
             strength: Level::MAX.strength(),
@@ -751,6 +827,46 @@ mod tests {
         assert_eq!(verdict(Variant::Annan, quiet), Some(0));
         // Minishogi: a plain repetition loses for Sente.
         assert_eq!(verdict(Variant::Minishogi, quiet), Some(mated_in(4)));
+    }
+
+    #[test]
+    fn a_perpetual_chase_loses_in_xiangqi() {
+        let root = rules::xiangqi::Position::startpos();
+        let history = |chases: [bool; 5]| {
+            chases
+                .iter()
+                .enumerate()
+                .map(|(index, &chase)| Reached {
+                    key: [1, 2, 3, 4, 1][index],
+                    check: false,
+                    chase,
+                })
+                .collect()
+        };
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        // Moves into positions 1 and 3 were Red's, into 2 and 4 Black's; Red is to move.
+        for (chases, expected) in [
+            ([false, true, false, true, false], mated_in(0)),
+            ([false, false, true, false, true], mate_in(0)),
+            ([false, true, true, true, true], 0),
+            ([false; 5], 0),
+        ] {
+            let job = Job {
+                history: history(chases),
+                root: root.clone(),
+                limits: Limits::default(),
+                strength: Level::MAX.strength(),
+                impasse: Impasse::Off,
+                seed: 0,
+                threads: 1,
+            };
+            let worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+            assert_eq!(
+                worker.repetition(&job.root, 0),
+                Some(expected),
+                "{chases:?}"
+            );
+        }
     }
 
     #[test]
