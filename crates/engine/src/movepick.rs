@@ -5,6 +5,10 @@
 //! early when a move cuts off): the transposition-table move, then captures
 //! by most valuable victim / least valuable attacker, then promotions, the
 //! two killer moves of the ply, and the remaining quiet moves by history.
+//!
+//! There is no static exchange evaluation yet: the shogi position exposes no
+//! attackers of a square, so a capture that loses material is tried with the
+//! other captures, and quiescence relies on its stand-pat score to reject it.
 
 use arrayvec::ArrayVec;
 use rules::{MAX_LEGAL_MOVES, MoveList};
