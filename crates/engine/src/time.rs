@@ -65,10 +65,11 @@ fn budgets(limits: &Limits, us: Side) -> (Option<Duration>, Option<Duration>) {
         return (None, None);
     }
     if let Some(move_time) = limits.move_time {
+        // `movetime` asks for exactly that long: no soft budget.
         let budget = move_time
             .saturating_sub(OVERHEAD)
             .max(Duration::from_millis(1));
-        return (Some(budget), Some(budget));
+        return (None, Some(budget));
     }
     let left = limits.time_of(us);
     let byoyomi = limits.byoyomi;
@@ -136,9 +137,6 @@ mod tests {
             move_time: Some(ms(500)),
             ..Limits::default()
         };
-        assert_eq!(
-            budgets(&move_time, Side::Second),
-            (Some(ms(470)), Some(ms(470)))
-        );
+        assert_eq!(budgets(&move_time, Side::Second), (None, Some(ms(470))));
     }
 }
