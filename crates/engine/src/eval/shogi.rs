@@ -89,16 +89,20 @@ impl Evaluate for Position {
                 .sum();
             score += sign(color) * in_hand;
         }
-        for file in 1..=size {
-            for rank in 1..=size {
-                let Some(sq) = Square::new(file, rank) else {
-                    continue;
-                };
-                let Some(piece) = self.piece_at(sq) else {
-                    continue;
-                };
-                score += sign(piece.color) * piece_score(self, piece, sq, size, kings);
+        let annan = variant == Variant::Annan;
+        // Minishogi pieces stand on the same 81-square numbering.
+        for index in 0..81 {
+            let Some(sq) = Square::from_index(index) else {
+                continue;
+            };
+            let Some(piece) = self.piece_at(sq) else {
+                continue;
+            };
+            let mut value = piece_score(piece, sq, size, kings);
+            if annan {
+                value += supported_bonus(self, piece, sq, size);
             }
+            score += sign(piece.color) * value;
         }
         let us = self.turn();
         sign(us) * score + TEMPO
@@ -125,7 +129,7 @@ impl Evaluate for Position {
 
 /// Material plus placement of `piece` on `sq`, from its owner's view;
 /// `kings` are the kings' `(file, rank)`, Sente's first.
-fn piece_score(pos: &Position, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
+fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
     let own_king = distance(here, kings[piece.color.index()]);
     let enemy_king = distance(here, kings[piece.color.opponent().index()]);
@@ -162,9 +166,6 @@ fn piece_score(pos: &Position, piece: Piece, sq: Square, size: u8, kings: [(u8, 
         );
         let weight = if attacker { 12 } else { 5 };
         score += weight * (3 - enemy_king).max(0);
-    }
-    if pos.variant() == Variant::Annan {
-        score += supported_bonus(pos, piece, sq, size);
     }
     score
 }
