@@ -2,9 +2,9 @@
 //! centipawns (a pawn in shogi, an uncrossed soldier in xiangqi, is 100).
 //!
 //! Each game implements [`Evaluate`] from its public position API only.
-//! Material, placement, king safety and (annan) supported pieces are
-//! evaluated; mobility is not, since it would need an attack generator of
-//! the engine's own for every piece.
+//! Material (hand pieces at a premium), placement, king safety, the
+//! mobility of the long-range pieces (shogi sliders, xiangqi chariots and
+//! hobbled horses) and, in annan, supported pieces are evaluated.
 
 mod shogi;
 mod xiangqi;

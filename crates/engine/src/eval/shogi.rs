@@ -6,6 +6,7 @@
 //! - king safety: the king on its own back ranks, golds and silvers around
 //!   it, enemy pieces close to it;
 //! - attack: promoted pieces and golds near the enemy king;
+//! - mobility: squares the bishop, rook, horse and dragon reach;
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
 
@@ -34,6 +35,9 @@ const BOARD_VALUE: [i32; 14] = [
 
 /// Value in hand, by [`Role::index`] of the unpromoted kind.
 const HAND_VALUE: [i32; 7] = [115, 340, 400, 570, 620, 920, 1100];
+
+/// Bonus per square a slider reaches.
+const MOBILITY: i32 = 4;
 
 /// Bonus for the side to move: the initiative matters in drop games.
 const TEMPO: i32 = 20;
@@ -102,6 +106,7 @@ impl Evaluate for Position {
             if annan {
                 value += supported_bonus(self, piece, sq, size);
             }
+            value += slider_mobility(self, piece, sq, size);
             score += sign(piece.color) * value;
         }
         let us = self.turn();
@@ -170,6 +175,41 @@ fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 
     score
 }
 
+/// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
+/// or holding an enemy piece), times a small bonus: a boxed-in slider is
+/// worth less. Annan's borrowed movement is not followed here.
+fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
+    const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let directions: &[(i8, i8)] = match piece.role {
+        Role::Bishop | Role::Horse => &DIAGONALS,
+        Role::Rook | Role::Dragon => &LINES,
+        _ => return 0,
+    };
+    let mut reach = 0;
+    for &(df, dr) in directions {
+        let (mut file, mut rank) = (sq.file() as i8, sq.rank() as i8);
+        loop {
+            file += df;
+            rank += dr;
+            if !(1..=size as i8).contains(&file) || !(1..=size as i8).contains(&rank) {
+                break;
+            }
+            let Some(target) = Square::new(file as u8, rank as u8) else {
+                break;
+            };
+            match pos.piece_at(target) {
+                None => reach += 1,
+                Some(other) => {
+                    reach += i32::from(other.color != piece.color);
+                    break;
+                }
+            }
+        }
+    }
+    MOBILITY * reach
+}
+
 /// Annan: a piece standing in front of a stronger friendly piece moves like
 /// it, so it is worth part of the difference.
 fn supported_bonus(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
@@ -220,6 +260,36 @@ mod tests {
         let gote = pos("4k4/9/9/9/9/9/9/9/4K4 w R 1", Variant::Shogi);
         assert!(sente.evaluate() > 900);
         assert!(gote.evaluate() < -900);
+    }
+
+    #[test]
+    fn an_open_rook_is_worth_more_than_a_boxed_one() {
+        // The same material: Sente's rook on 5e (open lines) or 9i (behind its own pieces).
+        let open = pos("4k4/9/9/9/5R3/9/9/P8/LN2K4 b - 1", Variant::Shogi);
+        let boxed = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b L 1", Variant::Shogi);
+        assert!(
+            slider_mobility(
+                &open,
+                Piece {
+                    color: Color::Sente,
+                    role: Role::Rook
+                },
+                Square::new(4, 5).unwrap(),
+                9
+            ) >= 4 * 14
+        );
+        assert_eq!(
+            slider_mobility(
+                &boxed,
+                Piece {
+                    color: Color::Sente,
+                    role: Role::Rook
+                },
+                Square::new(9, 9).unwrap(),
+                9
+            ),
+            0
+        );
     }
 
     #[test]

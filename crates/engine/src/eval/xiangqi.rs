@@ -5,6 +5,7 @@
 //!   horse gaining on the cannon as the board empties;
 //! - placement: horses and cannons towards the centre and forward, soldiers
 //!   near the enemy palace;
+//! - mobility: points each chariot reaches, legs blocking each horse;
 //! - king safety: each missing advisor or elephant costs while the enemy
 //!   still has attackers, and the general does best on its home point.
 
@@ -71,7 +72,9 @@ impl Evaluate for Position {
                     let Some(sq) = Square::from_index(index) else {
                         continue;
                     };
-                    side += piece_score(Piece { color, role }, sq, endgame, enemy_general);
+                    let piece = Piece { color, role };
+                    side +=
+                        piece_score(piece, sq, endgame, enemy_general) + mobility(self, piece, sq);
                 }
             }
             if attackers(self, color.opponent()) > 0 {
@@ -94,6 +97,55 @@ impl Evaluate for Position {
 
     fn is_promotion(&self, _mv: Move) -> bool {
         false
+    }
+}
+
+/// The point `steps` away from `sq` in direction `(df, dr)`, if on the board.
+fn step(sq: Square, (df, dr): (i8, i8), steps: i8) -> Option<Square> {
+    let file = sq.file() as i8 + df * steps;
+    let rank = sq.rank() as i8 + dr * steps;
+    if (0..9).contains(&file) && (0..10).contains(&rank) {
+        Square::new(file as u8, rank as u8)
+    } else {
+        None
+    }
+}
+
+/// Chariots gain for every point they reach (empty, or an enemy piece);
+/// horses lose for every leg a piece blocks (蹩马腿, a hobbled horse).
+fn mobility(pos: &Position, piece: Piece, sq: Square) -> i32 {
+    const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    match piece.role {
+        Role::Chariot => {
+            let mut reach = 0;
+            for direction in LINES {
+                for steps in 1..10 {
+                    let Some(target) = step(sq, direction, steps) else {
+                        break;
+                    };
+                    match pos.piece_at(target) {
+                        None => reach += 1,
+                        Some(other) => {
+                            reach += i32::from(other.color != piece.color);
+                            break;
+                        }
+                    }
+                }
+            }
+            3 * reach
+        }
+        Role::Horse => {
+            // A leg counts only if the horse could jump over it onto the board.
+            let blocked = LINES
+                .iter()
+                .filter(|&&direction| step(sq, direction, 2).is_some())
+                .filter(|&&direction| {
+                    step(sq, direction, 1).is_some_and(|leg| pos.piece_at(leg).is_some())
+                })
+                .count() as i32;
+            -12 * blocked
+        }
+        _ => 0,
     }
 }
 
@@ -138,6 +190,33 @@ mod tests {
         let home = Position::from_fen("4k4/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1").unwrap();
         let crossed = Position::from_fen("4k4/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1").unwrap();
         assert!(crossed.evaluate() > home.evaluate() + 80);
+    }
+
+    #[test]
+    fn hobbled_horses_and_boxed_chariots_lose() {
+        let start = Position::startpos();
+        let red = Color::Red;
+        // The chariot on a0 reaches a1 and a2 (a3 holds a soldier of its own).
+        let horse = mobility(
+            &start,
+            Piece {
+                color: red,
+                role: Role::Horse,
+            },
+            Square::new(1, 0).unwrap(),
+        );
+        let chariot = mobility(
+            &start,
+            Piece {
+                color: red,
+                role: Role::Chariot,
+            },
+            Square::new(0, 0).unwrap(),
+        );
+        assert_eq!(chariot, 3 * 2);
+        // Legs of b0: b1 (free) and c0 (the elephant: blocked); the a0 leg
+        // would land off the board, so it does not count.
+        assert_eq!(horse, -12);
     }
 
     #[test]
