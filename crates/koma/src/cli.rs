@@ -195,7 +195,10 @@ fn perft_text(position: &AnyPosition, depth: u32, divide: bool) -> String {
 }
 
 fn split<M: fmt::Display>(counts: Vec<(M, u64)>) -> Vec<(String, u64)> {
-    counts.into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    counts
+        .into_iter()
+        .map(|(mv, n)| (mv.to_string(), n))
+        .collect()
 }
 
 /// `{"result": "first"|"second"|"draw"|null, "reason": ...|null, "side_to_move", "in_check"}`.

@@ -19,9 +19,21 @@ const CASES: &[(&str, Variant, &str, u32, u64)] = &[
         3,
         4_809_015,
     ),
-    ("minishogi-startpos", Variant::Minishogi, "startpos", 5, 533_203),
+    (
+        "minishogi-startpos",
+        Variant::Minishogi,
+        "startpos",
+        5,
+        533_203,
+    ),
     ("annan-startpos", Variant::Annan, "startpos", 4, 1_002_013),
-    ("xiangqi-startpos", Variant::Xiangqi, "startpos", 5, 133_312_995),
+    (
+        "xiangqi-startpos",
+        Variant::Xiangqi,
+        "startpos",
+        5,
+        133_312_995,
+    ),
 ];
 
 const RUNS: usize = 5;

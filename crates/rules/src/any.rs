@@ -122,9 +122,11 @@ impl AnyPosition {
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
             AnyPosition::Shogi(pos) => pos.legal_moves().into_iter().map(AnyMove::Shogi).collect(),
-            AnyPosition::Xiangqi(pos) => {
-                pos.legal_moves().into_iter().map(AnyMove::Xiangqi).collect()
-            }
+            AnyPosition::Xiangqi(pos) => pos
+                .legal_moves()
+                .into_iter()
+                .map(AnyMove::Xiangqi)
+                .collect(),
         }
     }
 
@@ -180,6 +182,10 @@ impl fmt::Display for AnyPosition {
 
 /// A game of any of the four games, in text.
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per game in play, never in a hot loop; boxing would only add an indirection"
+)]
 pub enum AnyGame {
     /// Shogi, minishogi or annan.
     Shogi(Game<shogi::Position>),

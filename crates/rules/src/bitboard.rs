@@ -184,7 +184,10 @@ mod tests {
         assert_eq!(bb.last(), Some(127));
         assert!(bb.has_more_than_one());
         assert!(!Bitboard::from_index(5).has_more_than_one());
-        assert_eq!(bb.without(3).without(0).without(127), Bitboard::from_index(89));
+        assert_eq!(
+            bb.without(3).without(0).without(127),
+            Bitboard::from_index(89)
+        );
     }
 
     #[test]

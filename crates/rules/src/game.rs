@@ -190,7 +190,11 @@ impl<P: Position> Game<P> {
         let needed = if variant == Variant::Xiangqi { 3 } else { 4 };
         let now = self.history.len() - 1;
         let key = self.history[now].key;
-        let mut occurrences = self.history.iter().enumerate().filter(|(_, p)| p.key == key);
+        let mut occurrences = self
+            .history
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.key == key);
         let (first, _) = occurrences.next()?;
         if occurrences.count() + 1 < needed {
             return None;

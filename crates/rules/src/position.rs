@@ -4,7 +4,7 @@
 use core::fmt;
 use core::hash::Hash;
 
-use crate::{Impasse, IllegalMove, Outcome, ParseMoveError, Side, Variant};
+use crate::{IllegalMove, Impasse, Outcome, ParseMoveError, Side, Variant};
 
 /// The most legal moves any position of the four games has.
 ///

@@ -124,9 +124,7 @@ impl Handicap {
             Handicap::Lance => "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             Handicap::Bishop => "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             Handicap::Rook => "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-            Handicap::RookLance => {
-                "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
-            }
+            Handicap::RookLance => "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             Handicap::Two => "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             Handicap::Four => "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
             Handicap::Six => "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
@@ -301,8 +299,14 @@ mod tests {
             err.to_string(),
             "bad value '25-point' for setting 'impasse' (expected: 24-point, 27-point, off)"
         );
-        assert!(matches!(settings.apply("colour=red"), Err(SettingError::UnknownKey(_))));
-        assert!(matches!(settings.apply("impasse"), Err(SettingError::NotAPair(_))));
+        assert!(matches!(
+            settings.apply("colour=red"),
+            Err(SettingError::UnknownKey(_))
+        ));
+        assert!(matches!(
+            settings.apply("impasse"),
+            Err(SettingError::NotAPair(_))
+        ));
         assert!(settings.apply("move_limit=-3").is_err());
         assert_eq!(settings, Settings::default());
     }
