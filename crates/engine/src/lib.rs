@@ -331,13 +331,14 @@ impl Engine {
         });
     }
 
-    /// Searches the current position and waits for the decision. An
-    /// unbounded `limits` (no clock, depth or nodes) is searched to the
-    /// level's or the engine's maximum depth instead of forever.
+    /// Searches the current position and waits for the decision. Nobody
+    /// could stop this search, so `infinite` and `ponder` are ignored, and
+    /// limits without a clock, depth or nodes search to the level's or the
+    /// engine's maximum depth.
     pub fn search(&mut self, mut limits: Limits) -> SearchResult {
+        limits.infinite = false;
+        limits.ponder = false;
         if !limits.is_bounded() {
-            limits.infinite = false;
-            limits.ponder = false;
             limits.depth = Some(search::MAX_PLY as u32 - 1);
         }
         let (sender, receiver) = mpsc::channel();
