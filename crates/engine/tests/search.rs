@@ -245,3 +245,23 @@ fn a_clock_bounds_the_search() {
         assert!(result.info.unwrap().depth >= 1);
     }
 }
+
+#[test]
+fn low_levels_vary_their_choice_and_the_top_level_does_not() {
+    let choices = |level: u8| {
+        let moves: std::collections::BTreeSet<String> = (0..8)
+            .map(|seed| {
+                let mut engine = Engine::new(EngineOptions {
+                    variant: Variant::Shogi,
+                    level: Level::new(level).unwrap(),
+                    seed: Some(seed),
+                    ..EngineOptions::default()
+                });
+                best(&engine.search(Limits::depth(2))).to_string()
+            })
+            .collect();
+        moves.len()
+    };
+    assert!(choices(1) >= 3);
+    assert_eq!(choices(8), 1);
+}
