@@ -244,3 +244,155 @@ impl<P: Position> Game<P> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The repetition verdicts on a toy game whose moves say whether they
+    //! check or chase, so that every combination can be scripted. The real
+    //! games' scenarios are in `tests/game.rs`.
+    use core::fmt;
+
+    use super::*;
+    use crate::{MoveList, ParseMoveError};
+
+    /// A move to toy state `to`, checking and chasing as it says.
+    #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+    struct Toy {
+        to: u8,
+        check: bool,
+        chase: bool,
+    }
+
+    impl fmt::Display for Toy {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}", self.to)
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct ToyPosition {
+        variant: Variant,
+        state: u8,
+        side: Side,
+        in_check: bool,
+    }
+
+    impl fmt::Display for ToyPosition {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{} {}", self.state, self.side)
+        }
+    }
+
+    impl Position for ToyPosition {
+        type Move = Toy;
+
+        fn variant(&self) -> Variant {
+            self.variant
+        }
+        fn side_to_move(&self) -> Side {
+            self.side
+        }
+        fn legal_moves(&self) -> MoveList<Toy> {
+            MoveList::new()
+        }
+        fn check_move(&self, _: Toy) -> Result<(), IllegalMove> {
+            Ok(())
+        }
+        fn play_unchecked(&mut self, mv: Toy) {
+            self.state = mv.to;
+            self.side = self.side.opponent();
+            self.in_check = mv.check;
+        }
+        fn is_check(&self) -> bool {
+            self.in_check
+        }
+        fn key(&self) -> u64 {
+            u64::from(self.state) << 1 | self.side.index() as u64
+        }
+        fn parse_move(&self, text: &str) -> Result<Toy, ParseMoveError> {
+            Err(ParseMoveError::new(text, "toy moves have no text"))
+        }
+        fn end(&self) -> Option<Outcome> {
+            None
+        }
+        fn is_chase(&self, mv: Toy, _: &Self) -> bool {
+            mv.chase
+        }
+    }
+
+    /// Plays the four-ply cycle 0 → 1 → 2 → 3 → 0 until the game ends, with
+    /// First's moves marked `first` and Second's `second` (`c` check, `x`
+    /// chase, `-` neither); returns the outcome.
+    fn cycle(variant: Variant, first: [&str; 2], second: [&str; 2]) -> Outcome {
+        let start = ToyPosition {
+            variant,
+            state: 0,
+            side: Side::First,
+            in_check: false,
+        };
+        let mut game = Game::new(start, Settings::default());
+        let marks = [first[0], second[0], first[1], second[1]];
+        for ply in 0..100 {
+            let mark = marks[ply % 4];
+            let mv = Toy {
+                to: ((ply + 1) % 4) as u8,
+                check: mark.contains('c'),
+                chase: mark.contains('x'),
+            };
+            if let Some(outcome) = game.play(mv).unwrap() {
+                let expected_plies = if variant == Variant::Xiangqi { 8 } else { 12 };
+                assert_eq!(game.moves().len(), expected_plies);
+                return outcome;
+            }
+        }
+        panic!("no repetition found");
+    }
+
+    #[test]
+    fn shogi_family_repetition_verdicts() {
+        let draw = Outcome::draw(EndReason::Repetition);
+        let first_checks = Outcome::loss(Side::First, EndReason::PerpetualCheck);
+        let second_checks = Outcome::loss(Side::Second, EndReason::PerpetualCheck);
+        assert_eq!(cycle(Variant::Shogi, ["-", "-"], ["-", "-"]), draw);
+        assert_eq!(cycle(Variant::Shogi, ["c", "c"], ["-", "-"]), first_checks);
+        assert_eq!(cycle(Variant::Annan, ["-", "-"], ["c", "c"]), second_checks);
+        assert_eq!(cycle(Variant::Shogi, ["c", "-"], ["-", "-"]), draw);
+        assert_eq!(cycle(Variant::Shogi, ["c", "c"], ["c", "c"]), draw);
+        let sente_loses = Outcome::loss(Side::First, EndReason::Repetition);
+        assert_eq!(
+            cycle(Variant::Minishogi, ["-", "-"], ["-", "-"]),
+            sente_loses
+        );
+        assert_eq!(
+            cycle(Variant::Minishogi, ["-", "-"], ["c", "c"]),
+            second_checks
+        );
+        assert_eq!(cycle(Variant::Minishogi, ["c", "c"], ["c", "c"]), draw);
+    }
+
+    #[test]
+    fn xiangqi_repetition_verdicts() {
+        let draw = Outcome::draw(EndReason::Repetition);
+        let chase = |side| Outcome::loss(side, EndReason::PerpetualChase);
+        assert_eq!(cycle(Variant::Xiangqi, ["-", "-"], ["-", "-"]), draw);
+        assert_eq!(
+            cycle(Variant::Xiangqi, ["c", "c"], ["x", "x"]),
+            Outcome::loss(Side::First, EndReason::PerpetualCheck)
+        );
+        assert_eq!(cycle(Variant::Xiangqi, ["c", "c"], ["c", "c"]), draw);
+        assert_eq!(
+            cycle(Variant::Xiangqi, ["x", "x"], ["-", "-"]),
+            chase(Side::First)
+        );
+        assert_eq!(
+            cycle(Variant::Xiangqi, ["-", "x"], ["x", "x"]),
+            chase(Side::Second)
+        );
+        assert_eq!(cycle(Variant::Xiangqi, ["x", "x"], ["x", "x"]), draw);
+        // One check, one chase: a chaser all the same.
+        assert_eq!(
+            cycle(Variant::Xiangqi, ["c", "x"], ["-", "-"]),
+            chase(Side::First)
+        );
+    }
+}
