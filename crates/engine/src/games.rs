@@ -107,8 +107,16 @@ impl Searchable for xiangqi::Position {
         false
     }
 
+    /// The sixty-move rule, and no piece left on either side that could
+    /// cross the river (chariot, horse, cannon, soldier).
     fn rule_draw(&self) -> bool {
+        use xiangqi::{Color, Role};
         self.halfmove_clock() >= 120
+            || [Color::Red, Color::Black].iter().all(|&color| {
+                [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier]
+                    .iter()
+                    .all(|&role| self.pieces(color, role).is_empty())
+            })
     }
 }
 

@@ -315,17 +315,14 @@ impl Engine {
         let control = Arc::new(Control::default());
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
-        let strength = self.options.level.strength();
-        let impasse = self.options.settings.impasse;
-        let (seed, threads) = (self.seed, self.options.threads);
         let mut sink = sink;
         self.search = Some(match &self.game {
             Game::Shogi(line) => {
-                let job = job(line, limits, strength, impasse, seed, threads);
+                let job = job(line, limits, &self.options, self.seed);
                 std::thread::spawn(move || search::run(&job, &tt, &control, &mut sink))
             }
             Game::Xiangqi(line) => {
-                let job = job(line, limits, strength, impasse, seed, threads);
+                let job = job(line, limits, &self.options, self.seed);
                 std::thread::spawn(move || search::run(&job, &tt, &control, &mut sink))
             }
         });
@@ -412,19 +409,18 @@ impl Drop for Engine {
 fn job<P: Searchable>(
     line: &Line<P>,
     limits: Limits,
-    strength: level::Strength,
-    impasse: rules::Impasse,
+    options: &EngineOptions,
     seed: u64,
-    threads: usize,
 ) -> Job<P> {
     Job {
         root: line.position.clone(),
         history: line.history.clone(),
         limits,
-        strength,
-        impasse,
+        strength: options.level.strength(),
+        impasse: options.settings.impasse,
+        move_limit: options.settings.move_limit,
         seed,
-        threads,
+        threads: options.threads,
     }
 }
 

@@ -15,7 +15,10 @@
 //! keeps the position before each move for that.
 //!
 //! Having no legal move loses in all four games, so every full-width node
-//! generates its moves before any pruning.
+//! generates its moves before any pruning. The other ends inside the tree:
+//! a winning 27-point impasse declaration, xiangqi's sixty-move rule and
+//! dead draw (no piece left that can cross the river), and the room's
+//! `move_limit`; as in [`rules::Game`], a mate on the last move still wins.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -125,6 +128,8 @@ pub(crate) struct Job<P: Searchable> {
     pub(crate) limits: Limits,
     pub(crate) strength: Strength,
     pub(crate) impasse: Impasse,
+    /// Plies after which the game is drawn (`move_limit`); 0 for none.
+    pub(crate) move_limit: u32,
     pub(crate) seed: u64,
     pub(crate) threads: usize,
 }
@@ -510,8 +515,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if let Some(score) = self.repetition(pos, ply) {
                 return score;
             }
-            if pos.rule_draw() {
-                return 0;
+            let plies_played = self.keys.len() - 1;
+            let limit = self.job.move_limit as usize;
+            if pos.rule_draw() || limit > 0 && plies_played >= limit {
+                // A mate on the move that reaches the limit still wins.
+                return if pos.legal_moves().is_empty() {
+                    mated_in(ply)
+                } else {
+                    0
+                };
             }
             if ply >= MAX_PLY - 1 {
                 return self.eval(pos);
@@ -799,6 +811,7 @@ mod tests {
             limits: Limits::default(),
             strength: Level::MAX.strength(),
             impasse: Impasse::Off,
+            move_limit: 0,
             seed: 0,
             threads: 1,
         };
@@ -857,6 +870,7 @@ mod tests {
                 limits: Limits::default(),
                 strength: Level::MAX.strength(),
                 impasse: Impasse::Off,
+                move_limit: 0,
                 seed: 0,
                 threads: 1,
             };

@@ -265,3 +265,38 @@ fn low_levels_vary_their_choice_and_the_top_level_does_not() {
     assert!(choices(1) >= 3);
     assert_eq!(choices(8), 1);
 }
+
+#[test]
+fn the_move_limit_draws_inside_the_search() {
+    // The xiangqi mate in three (a2a8, e9f9, i1i9) with the game's ply limit
+    // one, three and five plies away: only a limit reached by the mating move
+    // or later leaves the mate standing.
+    for (limit, expected) in [(1, Score::Cp(0)), (3, Score::Mate(3)), (5, Score::Mate(3))] {
+        let mut engine = Engine::new(EngineOptions {
+            variant: Variant::Xiangqi,
+            settings: Settings {
+                move_limit: limit,
+                ..Settings::default()
+            },
+            ..EngineOptions::default()
+        });
+        engine
+            .set_position(Some("4k4/9/9/9/9/9/9/R8/8R/3K5 w - - 0 1"), &[])
+            .unwrap();
+        let score = engine.search(Limits::depth(5)).info.unwrap().score;
+        assert_eq!(score, expected, "move limit {limit}");
+    }
+}
+
+#[test]
+fn bare_generals_are_a_dead_draw() {
+    // Red's only attackers are gone: whatever is played, neither side can cross the river.
+    let mut engine = engine(Variant::Xiangqi, Level::MAX);
+    engine
+        .set_position(Some("3ak4/9/9/9/9/9/9/9/9/3K1A3 w - - 0 1"), &[])
+        .unwrap();
+    assert_eq!(
+        engine.search(Limits::depth(4)).info.unwrap().score,
+        Score::Cp(0)
+    );
+}
