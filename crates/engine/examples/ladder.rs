@@ -1,8 +1,9 @@
 //! Self-play between neighbouring levels: does each level beat the one below?
 //!
-//! `cargo run --release -p engine --example ladder -- [GAMES_PER_PAIR] [MOVETIME_MS]`
-//! plays every variant, levels n against n+1, colours alternating, and
-//! prints the stronger level's score. Games longer than 200 plies are drawn.
+//! `cargo run --release -p engine --example ladder -- [GAMES] [MOVETIME_MS] [VARIANT] [WEAK STRONG]`
+//! plays levels n against n+1 (or WEAK against STRONG) in every variant (or
+//! VARIANT), colours alternating, and prints the stronger level's score.
+//! Games longer than 200 plies are drawn.
 
 use std::time::Duration;
 
@@ -56,17 +57,27 @@ fn play(variant: Variant, levels: [u8; 2], seed: u64, move_time: Duration) -> Op
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
-    let move_time = Duration::from_millis(args.next().and_then(|a| a.parse().ok()).unwrap_or(30));
-    for variant in [
-        Variant::Shogi,
-        Variant::Minishogi,
-        Variant::Annan,
-        Variant::Xiangqi,
-    ] {
-        for weak in 1..8u8 {
-            let strong = weak + 1;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(4);
+    let move_time = Duration::from_millis(args.get(1).and_then(|a| a.parse().ok()).unwrap_or(30));
+    let variants = match args.get(2).and_then(|a| a.parse::<Variant>().ok()) {
+        Some(variant) => vec![variant],
+        None => vec![
+            Variant::Shogi,
+            Variant::Minishogi,
+            Variant::Annan,
+            Variant::Xiangqi,
+        ],
+    };
+    let pairs: Vec<(u8, u8)> = match (
+        args.get(3).and_then(|a| a.parse().ok()),
+        args.get(4).and_then(|a| a.parse().ok()),
+    ) {
+        (Some(weak), Some(strong)) => vec![(weak, strong)],
+        _ => (1..8).map(|weak| (weak, weak + 1)).collect(),
+    };
+    for variant in variants {
+        for &(weak, strong) in &pairs {
             let mut score = 0.0;
             for game in 0..games {
                 // Alternate colours: the stronger level moves first in even games.
