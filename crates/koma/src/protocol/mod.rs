@@ -55,7 +55,6 @@ pub(crate) fn run(
 struct Session {
     dialect: Dialect,
     engine: Engine,
-    options: EngineOptions,
     out: Output,
 }
 
@@ -71,8 +70,7 @@ impl Session {
         };
         Session {
             dialect,
-            engine: Engine::new(options.clone()),
-            options,
+            engine: Engine::new(options),
             out,
         }
     }
@@ -99,8 +97,9 @@ impl Session {
             Command::IsReady => self.say("readyok")?,
             Command::SetOption { name, value } => {
                 self.finish_search();
-                match apply_option(&mut self.options, self.dialect, &name, &value) {
-                    Ok(()) => self.engine.set_options(self.options.clone()),
+                let mut options = self.engine.options().clone();
+                match apply_option(&mut options, self.dialect, &name, &value) {
+                    Ok(()) => self.engine.set_options(options),
                     Err(err) => self.say(&format!("info string error: {err}"))?,
                 }
             }
