@@ -103,10 +103,23 @@ impl Evaluate for Position {
                 continue;
             };
             let mut value = piece_score(piece, sq, size, kings);
-            if annan {
-                value += supported_bonus(self, piece, sq, size);
-            }
-            value += slider_mobility(self, piece, sq, size);
+            // Annan: the piece moves like its supporter, if it has one.
+            let supporter = if annan {
+                support(self, piece, sq, size)
+            } else {
+                None
+            };
+            let mover = match supporter {
+                Some(supporter) => {
+                    value += supported_bonus(piece, supporter);
+                    Piece {
+                        role: supporter.role,
+                        ..piece
+                    }
+                }
+                None => piece,
+            };
+            value += slider_mobility(self, mover, sq, size);
             score += sign(piece.color) * value;
         }
         let us = self.turn();
@@ -177,7 +190,7 @@ fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 
 
 /// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
 /// or holding an enemy piece), times a small bonus: a boxed-in slider is
-/// worth less. Annan's borrowed movement is not followed here.
+/// worth less. In annan, `piece` carries the role whose movement it borrows.
 fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
     const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -212,14 +225,19 @@ fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
 /// it, so it is worth part of the difference.
-fn supported_bonus(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
-    let Some(backer) = behind(piece.color, sq, size).and_then(|b| pos.piece_at(b)) else {
-        return 0;
-    };
-    if backer.color != piece.color || backer.role == Role::King {
+fn supported_bonus(piece: Piece, supporter: Piece) -> i32 {
+    if supporter.role == Role::King {
         return 0;
     }
-    ((board_value(backer.role) - board_value(piece.role)) / 4).max(0)
+    ((board_value(supporter.role) - board_value(piece.role)) / 4).max(0)
+}
+
+/// Annan: the friendly piece directly behind `piece` on `sq`, whose
+/// movement it borrows.
+fn support(pos: &Position, piece: Piece, sq: Square, size: u8) -> Option<Piece> {
+    behind(piece.color, sq, size)
+        .and_then(|b| pos.piece_at(b))
+        .filter(|backer| backer.color == piece.color)
 }
 
 #[cfg(test)]
