@@ -91,8 +91,10 @@ fn report(score: i32) -> Score {
 /// Flags one search's threads share with the engine.
 #[derive(Default)]
 pub(crate) struct Control {
-    /// Set by `stop`, and by the main thread when it finishes.
+    /// Set by `stop`: the engine's user wants the decision now.
     pub(crate) stop: AtomicBool,
+    /// Set by the main thread when it has finished: helpers stop too.
+    finished: AtomicBool,
     /// Set by `ponderhit`: the pondered move was played, the clock runs.
     pub(crate) ponderhit: AtomicBool,
     /// Nodes searched by the helper threads so far.
@@ -117,6 +119,13 @@ enum Chase<P: Searchable> {
     Known(bool),
     /// The position before the move, and the move.
     Later(P, P::Move),
+}
+
+impl Control {
+    /// Whether the threads must stop: asked to, or the main thread is done.
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.finished.load(Ordering::Relaxed)
+    }
 }
 
 /// Everything one search needs.
@@ -156,7 +165,7 @@ pub(crate) fn run<P: Searchable>(
                 });
             }
             let best = Worker::new(job, tt, control, start, 0).iterate(Some(sink));
-            control.stop.store(true, Ordering::Relaxed);
+            control.finished.store(true, Ordering::Relaxed);
             best
         });
         let fallback = || job.root.legal_moves()[0];
@@ -308,7 +317,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 {
                     break;
                 }
-            } else if self.control.stop.load(Ordering::Relaxed) {
+            } else if self.control.should_stop() {
                 break;
             }
             depth += 1;
@@ -375,7 +384,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             self.stopped = true;
         }
         if self.nodes % 1024 == 0 {
-            if self.control.stop.load(Ordering::Relaxed) {
+            if self.control.should_stop() {
                 self.stopped = true;
             } else if self.is_main() {
                 if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {

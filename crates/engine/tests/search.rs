@@ -300,3 +300,34 @@ fn bare_generals_are_a_dead_draw() {
         Score::Cp(0)
     );
 }
+
+#[test]
+fn an_infinite_search_that_ends_early_still_waits_for_stop() {
+    use std::time::Duration;
+    // Level 1 searches one ply: the search is over at once, the decision is not.
+    let mut engine = engine(Variant::Shogi, Level::MIN);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    engine.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        move |event| {
+            let _ = sender.send(event);
+        },
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let early: Vec<_> = receiver.try_iter().collect();
+    assert!(
+        early
+            .iter()
+            .all(|e| matches!(e, engine::SearchEvent::Info(_))),
+        "{early:?}"
+    );
+    engine.stop();
+    engine.wait();
+    assert!(matches!(
+        receiver.try_iter().last(),
+        Some(engine::SearchEvent::BestMove(_))
+    ));
+}
