@@ -16,6 +16,21 @@
 //! A search runs on its own thread: [`Engine::go`] returns at once,
 //! [`Engine::stop`] ends it early, [`Engine::wait`] joins it. With one thread
 //! and a node or depth limit, a search is deterministic.
+//!
+//! - Search (`search`): iterative deepening, PVS with aspiration windows, a
+//!   shared lockless transposition table (`tt`), quiescence over captures,
+//!   null move, reverse futility, late-move reductions, check extensions,
+//!   mate scores, lazy SMP with `threads > 1`.
+//! - Game ends inside the tree: no legal move (a loss in all four games),
+//!   repetition with perpetual check (all games), perpetual chase (xiangqi),
+//!   minishogi's repetition rule, 27-point impasse declaration, xiangqi's
+//!   sixty-move rule and dead draw, the room's move limit.
+//! - Ordering (`movepick`): table move, MVV-LVA captures, promotions,
+//!   killers, history.
+//! - Evaluation (`eval`): material with hand premiums, placement, king
+//!   safety, slider mobility, annan's supported pieces.
+//! - Time (`time`): byoyomi, main time and increments, `movetime`, ponder.
+//! - [`Level`]s 1 to 8; [`bench`] with a node-count signature.
 #![warn(missing_docs)]
 
 pub mod bench;
