@@ -30,7 +30,7 @@
 //! - Evaluation (`eval`): material with hand premiums, placement, king
 //!   safety, slider mobility, annan's supported pieces.
 //! - Time (`time`): byoyomi, main time and increments, `movetime`, ponder.
-//! - [`Level`]s 1 to 8; [`bench`] with a node-count signature.
+//! - [`Level`]s 1 to 8; [`bench()`](bench::bench) with a node-count signature.
 #![warn(missing_docs)]
 
 pub mod bench;
