@@ -1,5 +1,6 @@
-//! The command line: argument parsing and the rules subcommands
-//! (`perft`, `moves`, `status`).
+//! The command line: argument parsing, the rules subcommands (`perft`,
+//! `moves`, `status`), records (`convert`) and the engine's (`usi`, `uci`,
+//! `ucci`, `bench`).
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -8,6 +9,8 @@ use std::path::PathBuf;
 use clap::{CommandFactory, Parser, Subcommand};
 use notation::{Format, ParseRecordError, Record, WriteError};
 use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
+
+use crate::protocol::{self, Dialect};
 
 /// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
 #[derive(Debug, Parser)]
@@ -64,6 +67,20 @@ enum Command {
         /// `annan_setup`). Repeatable.
         #[arg(long = "rule", value_name = "KEY=VALUE")]
         rules: Vec<String>,
+    },
+    /// Run the engine over USI on stdin and stdout (shogi, minishogi, annan).
+    Usi,
+    /// Run the engine over UCI on stdin and stdout (xiangqi, ICCS moves).
+    Uci,
+    /// Run the engine over UCCI on stdin and stdout (xiangqi).
+    Ucci,
+    /// Search fixed positions of all four games on one thread; the node
+    /// count is the engine's signature (it changes with any change to search
+    /// or evaluation, and is the same on every machine).
+    Bench {
+        /// The depth of each search.
+        #[arg(long, default_value_t = engine::bench::DEFAULT_DEPTH)]
+        depth: u32,
     },
 }
 
@@ -189,6 +206,18 @@ pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             variant,
             rules,
         }) => convert(file, to, variant, &rules)?,
+        Some(Command::Usi) => return speak(Dialect::Usi),
+        Some(Command::Uci) => return speak(Dialect::Uci),
+        Some(Command::Ucci) => return speak(Dialect::Ucci),
+        Some(Command::Bench { depth }) => {
+            let report = engine::bench::bench(depth);
+            format!(
+                "Nodes searched: {}\nTime: {} ms\nNodes/second: {}\n",
+                report.nodes,
+                report.time.as_millis(),
+                report.nps
+            )
+        }
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
@@ -225,6 +254,12 @@ fn convert(
     let record = Record::parse_with(&bytes, variant, &settings)
         .map_err(|error| CliError::Record { name, error })?;
     record.write(to).map_err(CliError::Write)
+}
+
+/// An engine protocol session on stdin and stdout; it writes as it goes.
+fn speak(dialect: Dialect) -> Result<(), CliError> {
+    protocol::run(dialect, io::stdin().lock(), Box::new(io::stdout()))?;
+    Ok(())
 }
 
 fn perft_text(position: &AnyPosition, depth: u32, divide: bool) -> String {

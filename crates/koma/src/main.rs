@@ -1,6 +1,7 @@
 //! `koma`: the one binary. Each subcommand is a thin layer over a library.
 
 mod cli;
+mod protocol;
 
 use std::process::ExitCode;
 
@@ -8,7 +9,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Args::parse();
-    let mut stdout = std::io::stdout().lock();
+    // Not locked: the engine protocols write from the search thread too.
+    let mut stdout = std::io::stdout();
     match cli::run(args, &mut stdout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -1,0 +1,320 @@
+//! Evaluation of shogi, minishogi and annan shogi.
+//!
+//! Terms, each from Sente's view and negated for Gote:
+//! - material on the board, and in hand at a premium: a piece in hand can be
+//!   dropped anywhere, so it is worth more than the same piece on the board;
+//! - king safety: the king on its own back ranks, golds and silvers around
+//!   it, enemy pieces close to it;
+//! - attack: promoted pieces and golds near the enemy king;
+//! - mobility: squares the bishop, rook, horse and dragon reach;
+//! - annan: a piece backed by a stronger friendly piece moves like it, so it
+//!   gets part of the difference (the value of supported pieces).
+
+use rules::shogi::{Color, Move, Piece, Position, Role, Square};
+use rules::{Position as _, Variant};
+
+use super::{Evaluate, distance};
+
+/// Value on the board, by [`Role::index`].
+const BOARD_VALUE: [i32; 14] = [
+    100,  // pawn
+    300,  // lance
+    350,  // knight
+    500,  // silver
+    550,  // gold
+    800,  // bishop
+    950,  // rook
+    0,    // king
+    550,  // tokin
+    530,  // promoted lance
+    540,  // promoted knight
+    550,  // promoted silver
+    1050, // horse
+    1250, // dragon
+];
+
+/// Value in hand, by [`Role::index`] of the unpromoted kind.
+const HAND_VALUE: [i32; 7] = [115, 340, 400, 570, 620, 920, 1100];
+
+/// Bonus per square a slider reaches.
+const MOBILITY: i32 = 4;
+
+/// Bonus for the side to move: the initiative matters in drop games.
+const TEMPO: i32 = 20;
+
+/// The value of `role` standing on the board.
+pub(crate) fn board_value(role: Role) -> i32 {
+    BOARD_VALUE[role.index()]
+}
+
+/// The board's width and height: 5 for minishogi, else 9.
+fn board_size(variant: Variant) -> u8 {
+    if variant == Variant::Minishogi { 5 } else { 9 }
+}
+
+/// How far `sq` is from `color`'s own back rank (0 on it).
+fn advance(color: Color, sq: Square, size: u8) -> i32 {
+    i32::from(match color {
+        Color::Sente => size - sq.rank(),
+        Color::Gote => sq.rank() - 1,
+    })
+}
+
+/// The square directly behind `sq` for `color`, on a board of `size`.
+fn behind(color: Color, sq: Square, size: u8) -> Option<Square> {
+    match color {
+        Color::Sente if sq.rank() < size => Square::new(sq.file(), sq.rank() + 1),
+        Color::Gote if sq.rank() > 1 => Square::new(sq.file(), sq.rank() - 1),
+        _ => None,
+    }
+}
+
+fn sign(color: Color) -> i32 {
+    match color {
+        Color::Sente => 1,
+        Color::Gote => -1,
+    }
+}
+
+impl Evaluate for Position {
+    fn evaluate(&self) -> i32 {
+        let variant = self.variant();
+        let size = board_size(variant);
+        let kings = Color::ALL.map(|c| {
+            let sq = self.king(c);
+            (sq.file(), sq.rank())
+        });
+        let mut score = 0;
+        for color in Color::ALL {
+            let hand = self.hand(color);
+            let in_hand: i32 = Role::HAND
+                .iter()
+                .map(|&role| HAND_VALUE[role.index()] * i32::from(hand.get(role)))
+                .sum();
+            score += sign(color) * in_hand;
+        }
+        let annan = variant == Variant::Annan;
+        // Minishogi pieces stand on the same 81-square numbering.
+        for index in 0..81 {
+            let Some(sq) = Square::from_index(index) else {
+                continue;
+            };
+            let Some(piece) = self.piece_at(sq) else {
+                continue;
+            };
+            let mut value = piece_score(piece, sq, size, kings);
+            // Annan: the piece moves like its supporter, if it has one.
+            let supporter = if annan {
+                support(self, piece, sq, size)
+            } else {
+                None
+            };
+            let mover = match supporter {
+                Some(supporter) => {
+                    value += supported_bonus(piece, supporter);
+                    Piece {
+                        role: supporter.role,
+                        ..piece
+                    }
+                }
+                None => piece,
+            };
+            value += slider_mobility(self, mover, sq, size);
+            score += sign(piece.color) * value;
+        }
+        let us = self.turn();
+        sign(us) * score + TEMPO
+    }
+
+    fn captured_value(&self, mv: Move) -> Option<i32> {
+        match mv {
+            Move::Normal { to, .. } => self.piece_at(to).map(|p| board_value(p.role)),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    fn mover_value(&self, mv: Move) -> i32 {
+        match mv {
+            Move::Normal { from, .. } => self.piece_at(from).map_or(0, |p| board_value(p.role)),
+            Move::Drop { role, .. } => board_value(role),
+        }
+    }
+
+    fn is_promotion(&self, mv: Move) -> bool {
+        mv.is_promotion()
+    }
+}
+
+/// Material plus placement of `piece` on `sq`, from its owner's view;
+/// `kings` are the kings' `(file, rank)`, Sente's first.
+fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
+    let here = (sq.file(), sq.rank());
+    let own_king = distance(here, kings[piece.color.index()]);
+    let enemy_king = distance(here, kings[piece.color.opponent().index()]);
+    let rank = advance(piece.color, sq, size);
+    let mut score = board_value(piece.role);
+    score += match piece.role {
+        Role::King => {
+            // Safe at home; every rank up costs, as does the edge file of a 9×9 board.
+            if rank <= 1 { 30 } else { -25 * (rank - 1) }
+        }
+        Role::Gold | Role::Silver => {
+            // Defenders: near their own king.
+            match own_king {
+                1 => 35,
+                2 => 15,
+                _ => 0,
+            }
+        }
+        Role::Pawn => 3 * rank,
+        _ => 0,
+    };
+    if piece.role != Role::King {
+        // Pressure on the enemy king, strongest for the pieces that move like gold or better.
+        let attacker = matches!(
+            piece.role,
+            Role::Gold
+                | Role::Silver
+                | Role::Tokin
+                | Role::PromotedLance
+                | Role::PromotedKnight
+                | Role::PromotedSilver
+                | Role::Horse
+                | Role::Dragon
+        );
+        let weight = if attacker { 12 } else { 5 };
+        score += weight * (3 - enemy_king).max(0);
+    }
+    score
+}
+
+/// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
+/// or holding an enemy piece), times a small bonus: a boxed-in slider is
+/// worth less. In annan, `piece` carries the role whose movement it borrows.
+fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
+    const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let directions: &[(i8, i8)] = match piece.role {
+        Role::Bishop | Role::Horse => &DIAGONALS,
+        Role::Rook | Role::Dragon => &LINES,
+        _ => return 0,
+    };
+    let mut reach = 0;
+    for &(df, dr) in directions {
+        let (mut file, mut rank) = (sq.file() as i8, sq.rank() as i8);
+        loop {
+            file += df;
+            rank += dr;
+            if !(1..=size as i8).contains(&file) || !(1..=size as i8).contains(&rank) {
+                break;
+            }
+            let Some(target) = Square::new(file as u8, rank as u8) else {
+                break;
+            };
+            match pos.piece_at(target) {
+                None => reach += 1,
+                Some(other) => {
+                    reach += i32::from(other.color != piece.color);
+                    break;
+                }
+            }
+        }
+    }
+    MOBILITY * reach
+}
+
+/// Annan: a piece standing in front of a stronger friendly piece moves like
+/// it, so it is worth part of the difference.
+fn supported_bonus(piece: Piece, supporter: Piece) -> i32 {
+    if supporter.role == Role::King {
+        return 0;
+    }
+    ((board_value(supporter.role) - board_value(piece.role)) / 4).max(0)
+}
+
+/// Annan: the friendly piece directly behind `piece` on `sq`, whose
+/// movement it borrows.
+fn support(pos: &Position, piece: Piece, sq: Square, size: u8) -> Option<Piece> {
+    behind(piece.color, sq, size)
+        .and_then(|b| pos.piece_at(b))
+        .filter(|backer| backer.color == piece.color)
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::{AnnanDeadPiece, Settings};
+
+    use super::*;
+
+    fn pos(sfen: &str, variant: Variant) -> Position {
+        Position::from_sfen(sfen, variant, AnnanDeadPiece::default()).unwrap()
+    }
+
+    #[test]
+    fn the_start_is_balanced_but_for_the_tempo() {
+        for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
+            let start = Position::startpos(variant, &Settings::default());
+            assert_eq!(start.evaluate(), TEMPO, "{variant}");
+        }
+    }
+
+    #[test]
+    fn a_piece_in_hand_is_worth_more_than_on_the_board() {
+        // The same rook: on 4e for Sente, or in Sente's hand.
+        let on_board = pos("4k4/9/9/9/5R3/9/9/9/4K4 b - 1", Variant::Shogi);
+        let in_hand = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1", Variant::Shogi);
+        assert!(in_hand.evaluate() > on_board.evaluate() - 50);
+        assert!(
+            HAND_VALUE
+                .iter()
+                .zip(BOARD_VALUE)
+                .all(|(hand, board)| *hand > board)
+        );
+    }
+
+    #[test]
+    fn material_counts_for_the_side_to_move() {
+        let sente = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1", Variant::Shogi);
+        let gote = pos("4k4/9/9/9/9/9/9/9/4K4 w R 1", Variant::Shogi);
+        assert!(sente.evaluate() > 900);
+        assert!(gote.evaluate() < -900);
+    }
+
+    #[test]
+    fn an_open_rook_is_worth_more_than_a_boxed_one() {
+        // The same material: Sente's rook on 5e (open lines) or 9i (behind its own pieces).
+        let open = pos("4k4/9/9/9/5R3/9/9/P8/LN2K4 b - 1", Variant::Shogi);
+        let boxed = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b L 1", Variant::Shogi);
+        assert!(
+            slider_mobility(
+                &open,
+                Piece {
+                    color: Color::Sente,
+                    role: Role::Rook
+                },
+                Square::new(4, 5).unwrap(),
+                9
+            ) >= 4 * 14
+        );
+        assert_eq!(
+            slider_mobility(
+                &boxed,
+                Piece {
+                    color: Color::Sente,
+                    role: Role::Rook
+                },
+                Square::new(9, 9).unwrap(),
+                9
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn annan_values_a_pawn_backed_by_a_rook() {
+        // A pawn on 4e with a rook behind it on 4f moves like a rook.
+        let backed = pos("4k4/9/9/9/5P3/5R3/9/9/4K4 b - 1", Variant::Annan);
+        let apart = pos("4k4/9/9/9/5P3/9/3R5/9/4K4 b - 1", Variant::Annan);
+        assert!(backed.evaluate() > apart.evaluate() + 100);
+    }
+}

@@ -1,0 +1,160 @@
+//! What the search needs to know about each game beyond its evaluation:
+//! packed moves for the tables, the null move, and the game ends that are
+//! not mate (impasse declaration, xiangqi's sixty-move rule).
+
+use rules::{AnyMove, Impasse, Position as _, Variant, shogi, xiangqi};
+
+use crate::eval::Evaluate;
+
+/// A position the generic search can work on.
+pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
+    /// Whether repetitions are judged by chasing too (xiangqi).
+    const HAS_CHASE_RULE: bool;
+
+    /// The move in sixteen bits, never zero, unique among the moves of a
+    /// position: the form stored in the transposition and history tables.
+    fn pack(mv: Self::Move) -> u16;
+
+    /// The move as the library's run-time move type.
+    fn to_any(mv: Self::Move) -> AnyMove;
+
+    /// The same position with the other side to move (the null move), or
+    /// `None` where passing is unsafe to assume (xiangqi zugzwang material).
+    fn pass(&self) -> Option<Self>;
+
+    /// Whether the side to move may declare and win by `rule` (27-point impasse).
+    fn declares_win(&self, rule: Impasse) -> bool;
+
+    /// Whether a rule other than repetition has drawn the game.
+    fn rule_draw(&self) -> bool;
+}
+
+/// Bit 15 is always set, so a packed move is never zero.
+const PACKED: u16 = 1 << 15;
+
+impl Searchable for shogi::Position {
+    const HAS_CHASE_RULE: bool = false;
+
+    /// Layout: bits 0-6 the from-square index (81 + role index for a drop),
+    /// bits 7-13 the to-square index, bit 14 promotion, bit 15 set.
+    fn pack(mv: shogi::Move) -> u16 {
+        match mv {
+            shogi::Move::Normal { from, to, promote } => {
+                PACKED
+                    | u16::from(from.index())
+                    | u16::from(to.index()) << 7
+                    | u16::from(promote) << 14
+            }
+            shogi::Move::Drop { role, to } => {
+                PACKED | (81 + role.index() as u16) | u16::from(to.index()) << 7
+            }
+        }
+    }
+
+    fn to_any(mv: shogi::Move) -> AnyMove {
+        AnyMove::Shogi(mv)
+    }
+
+    fn pass(&self) -> Option<shogi::Position> {
+        let mut setup = self.to_setup();
+        setup.turn = setup.turn.opponent();
+        shogi::Position::new(setup, self.variant(), self.dead_piece_setting()).ok()
+    }
+
+    fn declares_win(&self, rule: Impasse) -> bool {
+        if rule != Impasse::TwentySevenPoint || self.variant() == Variant::Minishogi {
+            return false;
+        }
+        self.judge_impasse(rule, self.side_to_move())
+            .is_ok_and(|outcome| outcome.winner == Some(self.side_to_move()))
+    }
+
+    fn rule_draw(&self) -> bool {
+        false
+    }
+}
+
+impl Searchable for xiangqi::Position {
+    const HAS_CHASE_RULE: bool = true;
+
+    /// Layout: bits 0-6 the from-point index, bits 7-13 the to-point index, bit 15 set.
+    fn pack(mv: xiangqi::Move) -> u16 {
+        PACKED | u16::from(mv.from.index()) | u16::from(mv.to.index()) << 7
+    }
+
+    fn to_any(mv: xiangqi::Move) -> AnyMove {
+        AnyMove::Xiangqi(mv)
+    }
+
+    fn pass(&self) -> Option<xiangqi::Position> {
+        use xiangqi::Role;
+        // With only a soldier or two left to move, passing would be better
+        // than any move (zugzwang): no null move.
+        let us = self.turn();
+        let movers = [Role::Chariot, Role::Horse, Role::Cannon]
+            .iter()
+            .map(|&role| self.pieces(us, role).count())
+            .sum::<u32>();
+        if movers == 0 {
+            return None;
+        }
+        let mut setup = self.to_setup();
+        setup.turn = setup.turn.opponent();
+        xiangqi::Position::new(setup).ok()
+    }
+
+    fn declares_win(&self, _rule: Impasse) -> bool {
+        false
+    }
+
+    /// The sixty-move rule, and no piece left on either side that could
+    /// cross the river (chariot, horse, cannon, soldier).
+    fn rule_draw(&self) -> bool {
+        use xiangqi::{Color, Role};
+        self.halfmove_clock() >= 120
+            || [Color::Red, Color::Black].iter().all(|&color| {
+                [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier]
+                    .iter()
+                    .all(|&role| self.pieces(color, role).is_empty())
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use rules::{Position, Settings};
+
+    use super::*;
+
+    fn all_distinct<P: Searchable>(pos: &P) {
+        let moves = pos.legal_moves();
+        let packed: HashSet<u16> = moves.iter().map(|&mv| P::pack(mv)).collect();
+        assert_eq!(packed.len(), moves.len());
+        assert!(!packed.contains(&0));
+    }
+
+    #[test]
+    fn packed_moves_are_distinct_and_non_zero() {
+        // Drops of every kind and promotions both ways.
+        let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        all_distinct(&pos);
+        all_distinct(&shogi::Position::startpos(
+            Variant::Minishogi,
+            &Settings::default(),
+        ));
+        all_distinct(&xiangqi::Position::startpos());
+    }
+
+    #[test]
+    fn passing_hands_the_move_over() {
+        let start = shogi::Position::startpos(Variant::Shogi, &Settings::default());
+        let passed = start.pass().unwrap();
+        assert_eq!(passed.side_to_move(), start.side_to_move().opponent());
+        assert_ne!(passed.key(), start.key());
+        let start = xiangqi::Position::startpos();
+        assert_eq!(start.pass().unwrap().side_to_move(), rules::Side::Second);
+    }
+}

@@ -1,0 +1,127 @@
+//! Move ordering: the order in which a node tries its moves.
+//!
+//! The rules library generates all legal moves at once, so ordering scores
+//! them all and hands them out best first (a selection sort, which stops
+//! early when a move cuts off): the transposition-table move, then captures
+//! by most valuable victim / least valuable attacker, then promotions, the
+//! two killer moves of the ply, and the remaining quiet moves by history.
+//!
+//! There is no static exchange evaluation yet: the shogi position exposes no
+//! attackers of a square, so a capture that loses material is tried with the
+//! other captures, and quiescence relies on its stand-pat score to reject it.
+
+use arrayvec::ArrayVec;
+use rules::{MAX_LEGAL_MOVES, MoveList};
+
+use crate::games::Searchable;
+
+const TT_MOVE: i32 = 1 << 24;
+const CAPTURE: i32 = 1 << 22;
+const PROMOTION: i32 = 1 << 21;
+const KILLER: [i32; 2] = [(1 << 20) + 1, 1 << 20];
+
+/// Bound on history scores, so they stay below the killers.
+pub(crate) const HISTORY_MAX: i32 = 1 << 16;
+
+/// What ordering knows beyond the position: the move tables of the worker.
+pub(crate) struct Hints<'a> {
+    /// The transposition table's move here, packed (0: none).
+    pub(crate) tt_move: u16,
+    /// Quiet moves that cut off at this ply elsewhere in the tree.
+    pub(crate) killers: [u16; 2],
+    /// History scores of quiet moves for the side to move, by packed move.
+    pub(crate) history: &'a [i32],
+}
+
+/// The moves of one node, handed out best first.
+pub(crate) struct MovePicker<M> {
+    moves: MoveList<M>,
+    scores: ArrayVec<i32, MAX_LEGAL_MOVES>,
+    next: usize,
+}
+
+impl<M: Copy> MovePicker<M> {
+    /// Orders `moves` of `pos`.
+    pub(crate) fn new<P: Searchable<Move = M>>(
+        pos: &P,
+        moves: MoveList<M>,
+        hints: &Hints<'_>,
+    ) -> MovePicker<M> {
+        let scores = moves.iter().map(|&mv| score(pos, mv, hints)).collect();
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// The next best move and its ordering score.
+    pub(crate) fn next(&mut self) -> Option<(M, i32)> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+    }
+}
+
+/// Whether an ordering score is that of a capture or promotion (a "tactical" move).
+pub(crate) fn is_tactical(score: i32) -> bool {
+    (PROMOTION..TT_MOVE).contains(&score)
+}
+
+fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
+    let packed = P::pack(mv);
+    if packed == hints.tt_move {
+        return TT_MOVE;
+    }
+    if let Some(victim) = pos.captured_value(mv) {
+        return CAPTURE + victim * 16 - pos.mover_value(mv) / 16;
+    }
+    if pos.is_promotion(mv) {
+        return PROMOTION;
+    }
+    if let Some(slot) = hints.killers.iter().position(|&k| k == packed) {
+        return KILLER[slot];
+    }
+    hints.history[usize::from(packed)]
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::{Position, Variant, shogi};
+
+    use super::*;
+
+    #[test]
+    fn captures_come_first_most_valuable_victim_first() {
+        // Sente's pawn on 5e can take a pawn (5d); the rook on 2h can take a rook (2c).
+        let sfen = "4k4/9/7r1/4p4/4P4/9/9/7R1/4K4 b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let history = vec![0; 1 << 16];
+        let hints = Hints {
+            tt_move: 0,
+            killers: [0; 2],
+            history: &history,
+        };
+        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
+        let (first, score) = picker.next().unwrap();
+        let (second, _) = picker.next().unwrap();
+        let mut rook_takes = [first.to_string(), second.to_string()];
+        rook_takes.sort();
+        assert_eq!(rook_takes, ["2h2c", "2h2c+"]);
+        assert!(is_tactical(score));
+        let (third, _) = picker.next().unwrap();
+        assert_eq!(third.to_string(), "5e5d");
+        let (_, quiet) = picker.next().unwrap();
+        assert!(!is_tactical(quiet));
+    }
+}

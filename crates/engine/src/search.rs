@@ -1,0 +1,906 @@
+//! The search: iterative deepening over a principal variation search (PVS)
+//! with aspiration windows, a shared transposition table, quiescence search
+//! over captures, null-move pruning, reverse futility pruning, late-move
+//! reductions, check extensions, mate scores, and the game ends of each
+//! variant inside the tree.
+//!
+//! Repetition inside the search is simplified, as in most engines: the first
+//! recurrence of a position (in the tree, or from the game before the root)
+//! ends the line. It is scored by the variant's rule for a finished
+//! repetition: a side that gave check with every one of its moves since the
+//! earlier occurrence loses (perpetual check, all four games); otherwise a
+//! draw, except in minishogi, where Sente loses, and in xiangqi, where a
+//! side that checked or chased with every move loses (perpetual chase).
+//! Chases are worked out only when a xiangqi repetition is found: the stack
+//! keeps the position before each move for that.
+//!
+//! Having no legal move loses in all four games, so every full-width node
+//! generates its moves before any pruning. The other ends inside the tree:
+//! a winning 27-point impasse declaration, xiangqi's sixty-move rule and
+//! dead draw (no piece left that can cross the river), and the room's
+//! `move_limit`; as in [`rules::Game`], a mate on the last move still wins.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+use rules::{Impasse, Side, Variant};
+
+use crate::games::Searchable;
+use crate::level::Strength;
+use crate::movepick::{HISTORY_MAX, Hints, MovePicker, is_tactical};
+use crate::time::TimeManager;
+use crate::tt::{Bound, TranspositionTable};
+use crate::{Decision, Info, Limits, Score, SearchEvent};
+
+/// The deepest ply the search reaches (quiescence included).
+pub(crate) const MAX_PLY: usize = 96;
+/// The score of mating at once; mate in `n` plies scores `MATE - n`.
+const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Above every score.
+const INFINITY: i32 = 31_000;
+/// Entries per side in the history table: one per packed move.
+const HISTORY_SIZE: usize = 1 << 16;
+
+const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Mate scores count from the root in the tree and from the node in the table.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The score as the protocols report it.
+fn report(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate(MATE - score)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score))
+    } else {
+        Score::Cp(score)
+    }
+}
+
+/// Flags one search's threads share with the engine.
+#[derive(Default)]
+pub(crate) struct Control {
+    /// Set by `stop`: the engine's user wants the decision now.
+    pub(crate) stop: AtomicBool,
+    /// Set by the main thread when it has finished: helpers stop too.
+    finished: AtomicBool,
+    /// Set by `ponderhit`: the pondered move was played, the clock runs.
+    pub(crate) ponderhit: AtomicBool,
+    /// Nodes searched by the helper threads so far.
+    helper_nodes: AtomicU64,
+}
+
+/// A position of the game before the root, as repetition judges it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Reached {
+    /// The position's key.
+    pub(crate) key: u64,
+    /// The move that reached it gave check.
+    pub(crate) check: bool,
+    /// The move that reached it chased a piece (xiangqi).
+    pub(crate) chase: bool,
+}
+
+/// Whether the move into a position of the stack chased (xiangqi): known for
+/// the game's moves, worked out only when a repetition needs it in the tree.
+#[derive(Clone)]
+enum Chase<P: Searchable> {
+    Known(bool),
+    /// The position before the move, and the move.
+    Later(P, P::Move),
+}
+
+impl Control {
+    /// Whether the threads must stop: asked to, or the main thread is done.
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.finished.load(Ordering::Relaxed)
+    }
+}
+
+/// Everything one search needs.
+pub(crate) struct Job<P: Searchable> {
+    /// The position to search.
+    pub(crate) root: P,
+    /// The game's positions, root last: for repetitions across the root.
+    pub(crate) history: Vec<Reached>,
+    pub(crate) limits: Limits,
+    pub(crate) strength: Strength,
+    pub(crate) impasse: Impasse,
+    /// Plies after which the game is drawn (`move_limit`); 0 for none.
+    pub(crate) move_limit: u32,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
+}
+
+/// Searches `job` and reports to `sink`: `Info` after each iteration, then
+/// one `BestMove`.
+pub(crate) fn run<P: Searchable>(
+    job: &Job<P>,
+    tt: &TranspositionTable,
+    control: &Control,
+    sink: &mut dyn FnMut(SearchEvent),
+) {
+    let start = Instant::now();
+    tt.new_search();
+    let decision = if job.root.declares_win(job.impasse) {
+        Decision::DeclareWin
+    } else if job.root.legal_moves().is_empty() {
+        Decision::Resign
+    } else {
+        let best = std::thread::scope(|scope| {
+            for id in 1..job.threads.max(1) {
+                scope.spawn(move || {
+                    Worker::new(job, tt, control, start, id).iterate(None);
+                });
+            }
+            let best = Worker::new(job, tt, control, start, 0).iterate(Some(sink));
+            control.finished.store(true, Ordering::Relaxed);
+            best
+        });
+        let fallback = || job.root.legal_moves()[0];
+        let pv = best.unwrap_or_else(|| [fallback()].into_iter().collect());
+        Decision::Move {
+            best: P::to_any(pv[0]),
+            ponder: pv.get(1).map(|&mv| P::to_any(mv)),
+        }
+    };
+    // The protocols forbid `bestmove` before `stop` in an infinite search or
+    // before `ponderhit`/`stop` while pondering.
+    while (job.limits.infinite || job.limits.ponder && !control.ponderhit.load(Ordering::Relaxed))
+        && !control.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    sink(SearchEvent::BestMove(decision));
+}
+
+type Line<M> = ArrayVec<M, MAX_PLY>;
+
+/// One search thread: its own stacks and move tables, the shared table.
+struct Worker<'a, P: Searchable> {
+    job: &'a Job<P>,
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    /// 0 for the main thread, which keeps time and reports.
+    id: usize,
+    start: Instant,
+    clock: TimeManager,
+    pondering: bool,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    root_depth: i32,
+    root_score: i32,
+    /// Keys of the game and the current line, with check flags (see [`Job::history`]).
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    /// Chase flags alongside `keys`, kept only in games with a chase rule.
+    chases: Vec<Chase<P>>,
+    /// Index of the latest null move in `keys`: repetitions never span it.
+    null_barrier: usize,
+    killers: [[u16; 2]; MAX_PLY + 1],
+    /// Quiet-move history, Sente/Red's table then Gote/Black's, by packed move.
+    history: Vec<i32>,
+    /// Triangular principal-variation table: `pv[ply]` is the line from `ply`.
+    pv: Vec<Line<P::Move>>,
+    reductions: [[u8; 64]; 64],
+}
+
+impl<'a, P: Searchable> Worker<'a, P> {
+    fn new(
+        job: &'a Job<P>,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        start: Instant,
+        id: usize,
+    ) -> Self {
+        let pondering = job.limits.ponder;
+        let clock = if pondering {
+            TimeManager::unlimited(start)
+        } else {
+            TimeManager::new(&job.limits, job.root.side_to_move(), start)
+        };
+        let node_limit = match (job.limits.nodes, job.strength.nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut reductions = [[0; 64]; 64];
+        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (index, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0) as u8;
+            }
+        }
+        Worker {
+            job,
+            tt,
+            control,
+            id,
+            start,
+            clock,
+            pondering,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            root_score: 0,
+            keys: job.history.iter().map(|reached| reached.key).collect(),
+            checks: job.history.iter().map(|reached| reached.check).collect(),
+            chases: if P::HAS_CHASE_RULE {
+                job.history
+                    .iter()
+                    .map(|reached| Chase::Known(reached.chase))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            null_barrier: 0,
+            killers: [[0; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * HISTORY_SIZE],
+            pv: vec![Line::new(); MAX_PLY + 1],
+            reductions,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening; returns the principal variation of the deepest
+    /// iteration that produced one.
+    fn iterate(&mut self, mut sink: Option<&mut dyn FnMut(SearchEvent)>) -> Option<Line<P::Move>> {
+        let job = self.job;
+        let root = &job.root;
+        let max_depth = [self.job.limits.depth, self.job.strength.depth]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1) as i32;
+        let mut best: Option<Line<P::Move>> = None;
+        let mut score = 0;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let iteration = self.aspiration(root, depth, score);
+            if !self.pv[0].is_empty() && (!self.stopped || best.is_some()) {
+                best = Some(self.pv[0].clone());
+                score = if self.stopped {
+                    self.root_score
+                } else {
+                    iteration
+                };
+            }
+            if self.stopped {
+                break;
+            }
+            if let Some(sink) = sink.as_deref_mut() {
+                sink(SearchEvent::Info(self.info(depth, score)));
+            }
+            if self.is_main() {
+                let mate_found = is_mate(score) && MATE - score.abs() <= depth;
+                if !self.pondering
+                    && (self.clock.iteration_too_late() || mate_found && !self.job.limits.infinite)
+                {
+                    break;
+                }
+            } else if self.control.should_stop() {
+                break;
+            }
+            depth += 1;
+        }
+        if !self.is_main() {
+            self.control
+                .helper_nodes
+                .fetch_add(self.nodes, Ordering::Relaxed);
+        }
+        best
+    }
+
+    /// One iteration at `depth` with a window around the last score, widened on failure.
+    fn aspiration(&mut self, root: &P, depth: i32, last: i32) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if depth >= 4 && !is_mate(last) {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search(root, alpha, beta, depth, 0, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 600 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn info(&self, depth: i32, score: i32) -> Info {
+        let time = self.start.elapsed();
+        let nodes = self.nodes + self.control.helper_nodes.load(Ordering::Relaxed);
+        Info {
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            score: report(score),
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            time,
+            hashfull: self.tt.hashfull(),
+            pv: self.pv[0].iter().map(|&mv| P::to_any(mv)).collect(),
+        }
+    }
+
+    /// Counts a node and says whether the search must stop.
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        // The first iteration always completes, so there is always a move.
+        if self.stopped || self.root_depth <= 1 {
+            return self.stopped;
+        }
+        if self.is_main() && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.stopped = true;
+        }
+        if self.nodes % 1024 == 0 {
+            if self.control.should_stop() {
+                self.stopped = true;
+            } else if self.is_main() {
+                if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
+                    self.pondering = false;
+                    self.clock = TimeManager::new(
+                        &self.job.limits,
+                        self.job.root.side_to_move(),
+                        Instant::now(),
+                    );
+                }
+                if !self.pondering && self.clock.out_of_time() {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// The static evaluation plus the level's noise.
+    fn eval(&self, pos: &P) -> i32 {
+        let amplitude = self.job.strength.noise;
+        let noise = if amplitude == 0 {
+            0
+        } else {
+            let hash = splitmix(pos.key() ^ self.job.seed);
+            (hash % (2 * amplitude as u64 + 1)) as i32 - amplitude
+        };
+        (pos.evaluate() + noise).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The score of the current position if it repeats an earlier one with
+    /// the same side to move (see the module docs for the rule).
+    fn repetition(&self, pos: &P, ply: usize) -> Option<i32> {
+        let now = self.keys.len() - 1;
+        let key = self.keys[now];
+        // A position cannot recur two plies later: each side moved a piece.
+        let mut earlier = now.checked_sub(4)?;
+        loop {
+            if earlier < self.null_barrier {
+                return None;
+            }
+            if self.keys[earlier] == key {
+                break;
+            }
+            earlier = earlier.checked_sub(2)?;
+        }
+        // Positions earlier+1..=now; those an even distance from `now` were
+        // reached by the side that just moved.
+        let every = |forcing: &dyn Fn(usize) -> bool| {
+            let (mut just_moved, mut to_move) = (true, true);
+            for index in earlier + 1..=now {
+                if (now - index) % 2 == 0 {
+                    just_moved = just_moved && forcing(index);
+                } else {
+                    to_move = to_move && forcing(index);
+                }
+            }
+            (just_moved, to_move)
+        };
+        let perpetual = |sides: (bool, bool)| match sides {
+            (true, false) => Some(mate_in(ply)),
+            (false, true) => Some(mated_in(ply)),
+            _ => None,
+        };
+        let checks = every(&|index| self.checks[index]);
+        if let Some(score) = perpetual(checks) {
+            return Some(score);
+        }
+        if checks == (true, true) {
+            return Some(0);
+        }
+        Some(match pos.variant() {
+            // A check is forcing too: alternating checks and chases is a perpetual chase.
+            Variant::Xiangqi => perpetual(every(&|index| {
+                self.checks[index] || self.chased(pos, index)
+            }))
+            .unwrap_or(0),
+            Variant::Minishogi if pos.side_to_move() == Side::First => mated_in(ply),
+            Variant::Minishogi => mate_in(ply),
+            Variant::Shogi | Variant::Annan => 0,
+        })
+    }
+
+    /// Whether the move into stack entry `index` chased; `now` is the current position.
+    fn chased(&self, now: &P, index: usize) -> bool {
+        match self.chases.get(index) {
+            Some(Chase::Known(chase)) => *chase,
+            Some(Chase::Later(before, mv)) => {
+                let after = match self.chases.get(index + 1) {
+                    Some(Chase::Later(next, _)) => next,
+                    _ => now,
+                };
+                before.is_chase(*mv, after)
+            }
+            None => false,
+        }
+    }
+
+    /// Enters a position of the line.
+    fn push(&mut self, key: u64, check: bool, chase: impl FnOnce() -> Chase<P>) {
+        self.keys.push(key);
+        self.checks.push(check);
+        if P::HAS_CHASE_RULE {
+            self.chases.push(chase());
+        }
+    }
+
+    /// Leaves the last position of the line.
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.chases.pop();
+    }
+
+    fn search(
+        &mut self,
+        pos: &P,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        if self.count_node() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+        if !root {
+            if pos.declares_win(self.job.impasse) {
+                return mate_in(ply);
+            }
+            if let Some(score) = self.repetition(pos, ply) {
+                return score;
+            }
+            let plies_played = self.keys.len() - 1;
+            let limit = self.job.move_limit as usize;
+            if pos.rule_draw() || limit > 0 && plies_played >= limit {
+                // A mate on the move that reaches the limit still wins.
+                return if pos.legal_moves().is_empty() {
+                    mated_in(ply)
+                } else {
+                    0
+                };
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.eval(pos);
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(0, |e| e.mv);
+        if let Some(entry) = entry.filter(|e| !pv_node && e.depth >= depth) {
+            let score = from_tt(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+
+        // Generated before any pruning: no legal move loses in all four
+        // games, in check or not, and a stalemate must not be pruned away.
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+
+        let in_check = pos.is_check();
+        if !pv_node && !in_check && !is_mate(beta) {
+            let static_eval = self.eval(pos);
+            // Reverse futility: far enough above beta near the leaves, stop.
+            if depth <= 3 && static_eval - 120 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            let after_null = self.keys.len() - 1 == self.null_barrier && self.null_barrier > 0;
+            if depth >= 3 && static_eval >= beta && !after_null {
+                if let Some(passed) = pos.pass() {
+                    let reduction = 3 + depth / 4;
+                    self.push(passed.key(), false, || Chase::Known(false));
+                    let barrier = core::mem::replace(&mut self.null_barrier, self.keys.len() - 1);
+                    let score = -self.search(
+                        &passed,
+                        -beta,
+                        -beta + 1,
+                        depth - 1 - reduction,
+                        ply + 1,
+                        false,
+                    );
+                    self.null_barrier = barrier;
+                    self.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if is_mate(score) { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let us = pos.side_to_move().index();
+        let mut picker = MovePicker::new(
+            pos,
+            moves,
+            &Hints {
+                tt_move,
+                killers: self.killers[ply],
+                history: &self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE],
+            },
+        );
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets: ArrayVec<u16, 64> = ArrayVec::new();
+        let mut index = 0;
+        while let Some((mv, _)) = picker.next() {
+            index += 1;
+            let quiet = pos.captured_value(mv).is_none() && !pos.is_promotion(mv);
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.is_check();
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            self.push(child.key(), gives_check, || Chase::Later(pos.clone(), mv));
+            let score = if index == 1 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && index > 3 && quiet && !in_check && !gives_check {
+                    reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
+                    reduction -= i32::from(pv_node);
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut score = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                score
+            };
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if root {
+                        self.root_score = score;
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(us, ply, P::pack(mv), &quiets, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                let _ = quiets.try_push(P::pack(mv));
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map_or(0, P::pack),
+            to_tt(best_score, ply),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence: captures only (every evasion when in check), until the
+    /// position is quiet and its static evaluation can be trusted. Standing
+    /// pat skips move generation, so a stalemate (a loss in these games) is
+    /// seen here only when the stand-pat score does not already fail high.
+    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.count_node() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return self.eval(pos);
+        }
+        let in_check = pos.is_check();
+        let mut best = -INFINITY;
+        let mut stand_pat = 0;
+        if !in_check {
+            stand_pat = self.eval(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+        let us = pos.side_to_move().index();
+        let mut picker = MovePicker::new(
+            pos,
+            moves,
+            &Hints {
+                tt_move: 0,
+                killers: [0; 2],
+                history: &self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE],
+            },
+        );
+        while let Some((mv, order)) = picker.next() {
+            if !in_check {
+                if !is_tactical(order) {
+                    break;
+                }
+                // Delta pruning: even winning the piece outright cannot raise alpha.
+                match pos.captured_value(mv) {
+                    Some(victim) if stand_pat + victim + 200 > alpha => {}
+                    _ => continue,
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// `pv[ply]` becomes `mv` followed by the child's line.
+    fn update_pv(&mut self, ply: usize, mv: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        for &next in &tail[0] {
+            if line.try_push(next).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// A quiet move cut off: make it a killer and raise its history; lower
+    /// the history of the quiet moves tried before it.
+    fn reward_quiet(&mut self, us: usize, ply: usize, packed: u16, tried: &[u16], depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != packed {
+            killers[1] = killers[0];
+            killers[0] = packed;
+        }
+        let bonus = (depth * depth).min(400);
+        let table = &mut self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE];
+        let mut update = |mv: u16, delta: i32| {
+            let entry = &mut table[usize::from(mv)];
+            // Gravity keeps scores within ±HISTORY_MAX.
+            *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+        };
+        update(packed, bonus);
+        for &mv in tried {
+            update(mv, -bonus);
+        }
+    }
+}
+
+/// SplitMix64's finaliser: a well-mixed hash of `x`.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::{Position as _, Settings, shogi};
+
+    use super::*;
+    use crate::Level;
+
+    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
+        let root = shogi::Position::startpos(variant, &Settings::default());
+        let job = Job {
+            history: vec![Reached {
+                key: root.key(),
+                check: false,
+                chase: false,
+            }],
+            root,
+            limits: Limits::default(),
+            strength: Level::MAX.strength(),
+            impasse: Impasse::Off,
+            move_limit: 0,
+            seed: 0,
+            threads: 1,
+        };
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+        // Position 4 repeats position 0; Sente is to move at both.
+        worker.keys = vec![1, 2, 3, 4, 1];
+        worker.checks = checks.to_vec();
+        worker.repetition(&job.root, 4)
+    }
+
+    #[test]
+    fn a_repetition_is_scored_by_the_variant() {
+        // Moves into positions 1 and 3 were Sente's, into 2 and 4 Gote's.
+        let sente_checked = [false, true, false, true, false];
+        let gote_checked = [false, false, true, false, true];
+        let quiet = [false; 5];
+        let both = [true; 5];
+        for variant in [Variant::Shogi, Variant::Annan, Variant::Minishogi] {
+            // The perpetual checker loses, whoever is to move.
+            assert_eq!(verdict(variant, sente_checked), Some(mated_in(4)));
+            assert_eq!(verdict(variant, gote_checked), Some(mate_in(4)));
+            assert_eq!(verdict(variant, both), Some(0));
+        }
+        assert_eq!(verdict(Variant::Shogi, quiet), Some(0));
+        assert_eq!(verdict(Variant::Annan, quiet), Some(0));
+        // Minishogi: a plain repetition loses for Sente.
+        assert_eq!(verdict(Variant::Minishogi, quiet), Some(mated_in(4)));
+    }
+
+    #[test]
+    fn a_perpetual_chase_loses_in_xiangqi() {
+        let root = rules::xiangqi::Position::startpos();
+        let history = |chases: [bool; 5]| {
+            chases
+                .iter()
+                .enumerate()
+                .map(|(index, &chase)| Reached {
+                    key: [1, 2, 3, 4, 1][index],
+                    check: false,
+                    chase,
+                })
+                .collect()
+        };
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        // Moves into positions 1 and 3 were Red's, into 2 and 4 Black's; Red is to move.
+        for (chases, expected) in [
+            ([false, true, false, true, false], mated_in(0)),
+            ([false, false, true, false, true], mate_in(0)),
+            ([false, true, true, true, true], 0),
+            ([false; 5], 0),
+        ] {
+            let job = Job {
+                history: history(chases),
+                root: root.clone(),
+                limits: Limits::default(),
+                strength: Level::MAX.strength(),
+                impasse: Impasse::Off,
+                move_limit: 0,
+                seed: 0,
+                threads: 1,
+            };
+            let worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+            assert_eq!(
+                worker.repetition(&job.root, 0),
+                Some(expected),
+                "{chases:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn mate_scores_survive_the_table() {
+        for ply in [0, 3, 17] {
+            for score in [mate_in(25), mated_in(30), 123, -45] {
+                assert_eq!(from_tt(to_tt(score, ply), ply), score);
+            }
+        }
+        assert_eq!(report(mate_in(3)), Score::Mate(3));
+        assert_eq!(report(mated_in(2)), Score::Mate(-2));
+        assert_eq!(report(-250), Score::Cp(-250));
+    }
+}
