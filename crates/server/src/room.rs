@@ -1,0 +1,888 @@
+//! A room as an actor: one task owns the game, its seats, clock and event log.
+//! Handlers and sockets send it [`Command`]s and listen to its events.
+//!
+//! Every change is an [`Event`] that is written to the store *before* it
+//! changes the room in memory or reaches any client, so an acknowledged move
+//! survives a crash, and replaying the stored events rebuilds the room.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rules::{AnyGame, Outcome, Side, Variant};
+use serde_json::{Value, json};
+use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+use crate::computer::ComputerPlayer;
+use crate::error::ApiError;
+use crate::event::{Event, EventKind, Frame, side_named};
+use crate::lobby::{Lobby, RoomStatus, Summary};
+use crate::ratings;
+use crate::room_settings::RoomSettings;
+use crate::{Config, ids};
+
+/// How a room is played.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Mode {
+    /// Two devices.
+    Online,
+    /// Both seats on one device, one token.
+    Local,
+    /// One seat is the computer.
+    Computer,
+}
+
+impl Mode {
+    /// The API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Online => "online",
+            Mode::Local => "local",
+            Mode::Computer => "computer",
+        }
+    }
+
+    /// Reads the API name.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name {
+            "online" => Some(Mode::Online),
+            "local" => Some(Mode::Local),
+            "computer" => Some(Mode::Computer),
+            _ => None,
+        }
+    }
+}
+
+/// What a seated player (or a client for them) asks the room to do.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Play a move (USI/ICCS).
+    Move(String),
+    /// Resign.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    Draw,
+    /// Claim (24-point) or declare (27-point) an impasse.
+    Impasse,
+}
+
+/// Who takes a seat.
+#[derive(Clone, Debug)]
+pub struct Joiner {
+    /// The anonymous player id.
+    pub player: String,
+    /// The display name.
+    pub name: String,
+    /// The seat wanted, or `None` for any free one.
+    pub seat: Option<Side>,
+    /// Reuse this token (local rooms: one token holds both seats).
+    pub token: Option<String>,
+    /// The seat is the computer's.
+    pub computer: bool,
+}
+
+/// A live connection to a room: the events it missed and the ones to come.
+#[derive(Debug)]
+pub struct Watch {
+    /// The seats the connection's token holds (none for a spectator).
+    pub seats: Vec<Side>,
+    /// The events after the `since` the client gave.
+    pub backlog: Vec<Arc<Frame>>,
+    /// The events from now on.
+    pub live: broadcast::Receiver<Arc<Frame>>,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+
+/// The messages a room's task handles, one at a time.
+#[derive(Debug)]
+pub enum Command {
+    /// The room as the `GET /rooms/{id}` JSON.
+    View(oneshot::Sender<Value>),
+    /// The start position and the moves.
+    Record(oneshot::Sender<(Variant, String, Vec<String>)>),
+    /// Take a seat: replies with the seat and its token.
+    Join(Joiner, Reply<(Side, String)>),
+    /// A seated player acts: replies with the JSON acknowledgement.
+    Act(Option<String>, Action, Reply<Value>),
+    /// Open a connection, with the seat token if it has one.
+    Watch(i64, Option<String>, Reply<Watch>),
+    /// The events after a number (for a connection that fell behind).
+    Since(i64, oneshot::Sender<Vec<Arc<Frame>>>),
+    /// A connection holding these seats closed.
+    Unwatch(Vec<Side>),
+    /// The computer's choice for the position after `ply` moves.
+    ComputerMove(usize, Option<String>),
+}
+
+/// A handle to a room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    inbox: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    /// Sends a command and waits for its reply.
+    ///
+    /// # Errors
+    /// [`ApiError::ShuttingDown`] when the room's task is gone; else the room's answer.
+    pub async fn call<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.inbox
+            .send(make(reply))
+            .await
+            .map_err(|_| ApiError::ShuttingDown)?;
+        answer.await.map_err(|_| ApiError::ShuttingDown)?
+    }
+
+    /// Sends a command whose reply is infallible and waits for it.
+    ///
+    /// # Errors
+    /// [`ApiError::ShuttingDown`] when the room's task is gone.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.inbox
+            .send(make(reply))
+            .await
+            .map_err(|_| ApiError::ShuttingDown)?;
+        answer.await.map_err(|_| ApiError::ShuttingDown)
+    }
+
+    /// Tells the room a connection closed (without waiting).
+    pub fn unwatch(&self, seats: Vec<Side>) {
+        if !seats.is_empty() {
+            let inbox = self.inbox.clone();
+            tokio::spawn(async move { inbox.send(Command::Unwatch(seats)).await });
+        }
+    }
+}
+
+/// What a room's task needs from the server.
+#[derive(Clone)]
+pub struct RoomContext {
+    /// Where events are kept.
+    pub store: Arc<dyn Store>,
+    /// Who plays the computer's moves.
+    pub computer: Arc<dyn ComputerPlayer>,
+    /// The server's settings.
+    pub config: Arc<Config>,
+    /// The lobby's summaries, kept up to date by the rooms.
+    pub lobby: Lobby,
+    /// Turns `true` when the server shuts down.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug)]
+struct Seat {
+    token: String,
+    player: String,
+    name: String,
+    computer: bool,
+}
+
+/// A seat's connections and whether the computer plays for it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Presence {
+    connections: usize,
+    away_until: Option<Instant>,
+    taken_over: bool,
+}
+
+/// The room's state, owned by its task.
+struct Room {
+    record: RoomRecord,
+    mode: Mode,
+    settings: RoomSettings,
+    game: AnyGame,
+    seats: [Option<Seat>; 2],
+    presence: [Presence; 2],
+    frames: Vec<Arc<Frame>>,
+    draw_offer: Option<Side>,
+    deadline: Option<Instant>,
+    computer_thinking: bool,
+    events: broadcast::Sender<Arc<Frame>>,
+    inbox: mpsc::Sender<Command>,
+    context: RoomContext,
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Starts the task of a room that exists in the store, replaying its events.
+///
+/// # Errors
+/// The store fails, or holds a room this build cannot read.
+pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, ApiError> {
+    let store = &context.store;
+    let record = store.room(id).await.map_err(|err| match err {
+        store::StoreError::NotFound => ApiError::RoomNotFound(id.to_owned()),
+        other => ApiError::Store(other),
+    })?;
+    let seats = store.seats(id).await?;
+    let events = store.events(id, 0).await?;
+    let settings_json: Value = serde_json::from_str(&record.settings)
+        .map_err(|err| ApiError::BadRequest(format!("stored settings of room {id}: {err}")))?;
+    let settings = RoomSettings::from_json(&settings_json).map_err(ApiError::BadRequest)?;
+    let variant: Variant = record
+        .variant
+        .parse()
+        .map_err(|err: rules::ParseVariantError| ApiError::BadRequest(err.to_string()))?;
+    let mode = Mode::from_name(&record.mode).unwrap_or(Mode::Online);
+    let game = AnyGame::new(variant, Some(&record.start), &settings.rules)
+        .map_err(|err| ApiError::BadRequest(err.to_string()))?;
+    let (inbox, commands) = mpsc::channel(256);
+    let (events_out, _) = broadcast::channel(256);
+    let mut room = Room {
+        record,
+        mode,
+        settings,
+        game,
+        seats: [None, None],
+        presence: [Presence::default(); 2],
+        frames: Vec::with_capacity(events.len()),
+        draw_offer: None,
+        deadline: None,
+        computer_thinking: false,
+        events: events_out,
+        inbox: inbox.clone(),
+        context,
+    };
+    for seat in seats {
+        if let Some(side) = side_named(&seat.seat) {
+            room.seats[side.index()] = Some(Seat {
+                token: seat.token,
+                player: seat.player,
+                name: String::new(),
+                computer: false,
+            });
+        }
+    }
+    for record in events {
+        let event: Event = serde_json::from_str(&record.data).map_err(|err| {
+            ApiError::BadRequest(format!("stored event {} of room {id}: {err}", record.seq))
+        })?;
+        room.replay(&event.kind);
+        room.frames.push(Frame::new(&event));
+    }
+    // A restart does not count against the player to move: the clock starts afresh.
+    room.restart_clock();
+    room.publish_summary();
+    tokio::spawn(room.run(commands));
+    Ok(RoomHandle { inbox })
+}
+
+impl Room {
+    /// Applies a stored event to the room in memory, without storing it again.
+    fn replay(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            } => {
+                if let Some(side) = side_named(seat) {
+                    let token = self.seats[side.index()]
+                        .take()
+                        .map(|seat| seat.token)
+                        .unwrap_or_default();
+                    self.seats[side.index()] = Some(Seat {
+                        token,
+                        player: player.clone(),
+                        name: name.clone(),
+                        computer: *computer,
+                    });
+                }
+            }
+            EventKind::Move { mv, .. } => {
+                if let Err(err) = self.game.play_text(mv) {
+                    tracing::error!(room = %self.record.id, %mv, %err, "stored move does not replay");
+                }
+                self.draw_offer = None;
+            }
+            EventKind::DrawOffered { side } => self.draw_offer = side_named(side),
+            EventKind::End { reason, by, .. } => {
+                let by = by.as_deref().and_then(side_named);
+                match (reason.as_str(), by) {
+                    ("resignation", Some(side)) => self.game.resign(side),
+                    ("timeout", Some(side)) => self.game.time_out(side),
+                    ("agreement", _) => self.game.agree_draw(),
+                    ("impasse", Some(side)) => {
+                        let _ = self.game.claim_impasse(side);
+                    }
+                    // Ends that moves decide were decided by replaying the moves.
+                    _ => {}
+                }
+            }
+            EventKind::Away { .. } | EventKind::Takeover { .. } | EventKind::Back { .. } => {}
+        }
+    }
+
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        let mut shutdown = self.context.shutdown.clone();
+        self.computer_turn();
+        loop {
+            let wake = self.next_wake();
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(wake) => self.on_timer().await,
+                _ = shutdown.changed() => break,
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::View(reply) => {
+                let _ = reply.send(self.view());
+            }
+            Command::Record(reply) => {
+                let _ = reply.send((
+                    self.game.variant(),
+                    self.game.start_text(),
+                    self.game.moves_text(),
+                ));
+            }
+            Command::Join(joiner, reply) => {
+                let answer = self.join(joiner).await;
+                let _ = reply.send(answer);
+            }
+            Command::Act(token, action, reply) => {
+                let answer = self.act(token.as_deref(), action).await;
+                let _ = reply.send(answer);
+            }
+            Command::Watch(since, token, reply) => {
+                let answer = self.watch(since, token.as_deref()).await;
+                let _ = reply.send(answer);
+            }
+            Command::Since(since, reply) => {
+                let _ = reply.send(self.frames_after(since));
+            }
+            Command::Unwatch(seats) => self.unwatch(&seats).await,
+            Command::ComputerMove(ply, mv) => {
+                self.computer_thinking = false;
+                if let Some(mv) = mv
+                    && ply == self.game.moves_text().len()
+                    && self.computer_to_move()
+                {
+                    let side = self.game.side_to_move();
+                    if let Err(err) = self.play(side, &mv, true).await {
+                        tracing::error!(room = %self.record.id, %mv, %err, "computer move refused");
+                    }
+                }
+                self.computer_turn();
+            }
+        }
+    }
+
+    fn status(&self) -> RoomStatus {
+        if self.game.outcome().is_some() {
+            RoomStatus::Finished
+        } else if self.seats.iter().any(Option::is_none) {
+            RoomStatus::Waiting
+        } else {
+            RoomStatus::Playing
+        }
+    }
+
+    /// Stores an event, then records it in memory and sends it to every connection.
+    async fn emit(&mut self, kind: EventKind) -> Result<(), ApiError> {
+        let event = Event {
+            seq: self.frames.len() as i64 + 1,
+            at: now_ms(),
+            kind,
+        };
+        let data =
+            serde_json::to_string(&event).map_err(|err| ApiError::BadRequest(err.to_string()))?;
+        let record = EventRecord {
+            seq: event.seq,
+            at: event.at,
+            kind: event.kind.name().to_owned(),
+            data,
+        };
+        self.context
+            .store
+            .append_event(&self.record.id, &record)
+            .await?;
+        let frame = Frame::new(&event);
+        self.frames.push(frame.clone());
+        // No receiver is fine: nobody is watching.
+        let _ = self.events.send(frame);
+        Ok(())
+    }
+
+    fn frames_after(&self, since: i64) -> Vec<Arc<Frame>> {
+        let start = usize::try_from(since.max(0)).unwrap_or(usize::MAX);
+        self.frames
+            .get(start..)
+            .map_or_else(Vec::new, <[_]>::to_vec)
+    }
+
+    /// The seats `token` holds.
+    fn seats_of(&self, token: &str) -> Vec<Side> {
+        [Side::First, Side::Second]
+            .into_iter()
+            .filter(|side| {
+                self.seats[side.index()]
+                    .as_ref()
+                    .is_some_and(|seat| !seat.computer && ids::same_secret(&seat.token, token))
+            })
+            .collect()
+    }
+
+    async fn join(&mut self, joiner: Joiner) -> Result<(Side, String), ApiError> {
+        let free = |side: &Side| self.seats[side.index()].is_none();
+        let side = match joiner.seat {
+            Some(side) if free(&side) => side,
+            Some(_) => return Err(ApiError::NoFreeSeat),
+            None => [Side::First, Side::Second]
+                .into_iter()
+                .find(free)
+                .ok_or(ApiError::NoFreeSeat)?,
+        };
+        let token = joiner.token.unwrap_or_else(ids::secret);
+        self.context
+            .store
+            .take_seat(&SeatRecord {
+                room_id: self.record.id.clone(),
+                seat: side.name().to_owned(),
+                token: token.clone(),
+                player: joiner.player.clone(),
+            })
+            .await
+            .map_err(|err| match err {
+                store::StoreError::Conflict => ApiError::NoFreeSeat,
+                other => ApiError::Store(other),
+            })?;
+        self.seats[side.index()] = Some(Seat {
+            token: token.clone(),
+            player: joiner.player.clone(),
+            name: joiner.name.clone(),
+            computer: joiner.computer,
+        });
+        self.emit(EventKind::Seated {
+            seat: side.name().to_owned(),
+            player: joiner.player,
+            name: joiner.name,
+            computer: joiner.computer,
+        })
+        .await?;
+        if self.status() == RoomStatus::Playing {
+            self.restart_clock();
+        }
+        self.publish_summary();
+        self.computer_turn();
+        Ok((side, token))
+    }
+
+    /// Checks the token of a request for `action` and returns the side it acts for.
+    fn authorise(&self, token: Option<&str>, action: &Action) -> Result<Side, ApiError> {
+        let token = token.ok_or(ApiError::MissingToken)?;
+        let seats = self.seats_of(token);
+        if seats.is_empty() {
+            return Err(ApiError::WrongToken);
+        }
+        if self.game.outcome().is_some() {
+            return Err(ApiError::NotPlaying("the game is over"));
+        }
+        if self.status() == RoomStatus::Waiting {
+            return Err(ApiError::NotPlaying(
+                "the game has not started: a seat is free",
+            ));
+        }
+        let to_move = self.game.side_to_move();
+        let side = match action {
+            // A move, and a 27-point declaration, are the side to move's.
+            Action::Move(_) => seats.contains(&to_move).then_some(to_move),
+            // Other actions may come on either turn; a local token acts for the side to move.
+            Action::Resign | Action::Draw | Action::Impasse => Some(if seats.contains(&to_move) {
+                to_move
+            } else {
+                seats[0]
+            }),
+        };
+        side.ok_or(ApiError::NotYourTurn)
+    }
+
+    async fn act(&mut self, token: Option<&str>, action: Action) -> Result<Value, ApiError> {
+        let side = self.authorise(token, &action)?;
+        self.come_back(side).await;
+        let answer = match action {
+            Action::Move(mv) => {
+                let ply = self.play(side, &mv, false).await?;
+                json!({ "ply": ply })
+            }
+            Action::Resign => {
+                self.game_over(|game| game.resign(side), Some(side)).await?;
+                json!({ "result": self.result_json() })
+            }
+            Action::Draw => {
+                if self.draw_offer == Some(side.opponent()) {
+                    self.game_over(AnyGame::agree_draw, None).await?;
+                    json!({ "draw": "agreed", "result": self.result_json() })
+                } else {
+                    if self.draw_offer != Some(side) {
+                        self.emit(EventKind::DrawOffered {
+                            side: side.name().to_owned(),
+                        })
+                        .await?;
+                        self.draw_offer = Some(side);
+                    }
+                    json!({ "draw": "offered" })
+                }
+            }
+            Action::Impasse => {
+                let mut next = self.game.clone();
+                next.claim_impasse(side)?;
+                self.game_over(
+                    |game| {
+                        let _ = game.claim_impasse(side);
+                    },
+                    Some(side),
+                )
+                .await?;
+                json!({ "result": self.result_json() })
+            }
+        };
+        self.computer_turn();
+        Ok(answer)
+    }
+
+    /// Ends the game by `end` (resignation, agreement ...): stores the end, then applies it.
+    async fn game_over(
+        &mut self,
+        end: impl FnOnce(&mut AnyGame),
+        by: Option<Side>,
+    ) -> Result<(), ApiError> {
+        let mut next = self.game.clone();
+        end(&mut next);
+        let Some(outcome) = next.outcome() else {
+            return Err(ApiError::NotPlaying("the game is over"));
+        };
+        self.emit(EventKind::end(outcome, by)).await?;
+        self.game = next;
+        self.finished(outcome).await;
+        Ok(())
+    }
+
+    /// Plays `mv` for `side`: checks it, stores it, then applies and sends it.
+    /// Returns the number of moves played.
+    async fn play(&mut self, side: Side, mv: &str, computer: bool) -> Result<usize, ApiError> {
+        let mut next = self.game.clone();
+        let outcome = next.play_text(mv)?;
+        let ply = self.game.moves_text().len() + 1;
+        self.emit(EventKind::Move {
+            ply,
+            side: side.name().to_owned(),
+            mv: mv.to_owned(),
+            computer,
+        })
+        .await?;
+        self.game = next;
+        self.draw_offer = None;
+        if let Some(outcome) = outcome {
+            if let Err(err) = self.emit(EventKind::end(outcome, None)).await {
+                tracing::error!(room = %self.record.id, %err, "end of game not stored");
+            }
+            self.finished(outcome).await;
+        } else {
+            self.restart_clock();
+        }
+        Ok(ply)
+    }
+
+    /// Bookkeeping after a game ended: lobby, clocks, statistics and ratings.
+    async fn finished(&mut self, outcome: Outcome) {
+        self.deadline = None;
+        self.publish_summary();
+        let store = &self.context.store;
+        let id = &self.record.id;
+        if let Err(err) = store.set_finished(id, true).await {
+            tracing::error!(room = %id, %err, "room not marked finished");
+        }
+        let [Some(first), Some(second)] = &self.seats else {
+            return;
+        };
+        let game = GameRecord {
+            room_id: id.clone(),
+            number: 1,
+            variant: self.record.variant.clone(),
+            rated: self.settings.rated,
+            first_player: first.player.clone(),
+            second_player: second.player.clone(),
+            winner: outcome.winner.map(|side| side.name().to_owned()),
+            reason: outcome.reason.code().to_owned(),
+            finished_at: now_ms(),
+        };
+        let rated = self.settings.rated
+            && self.mode == Mode::Online
+            && first.player != second.player
+            && !first.computer
+            && !second.computer;
+        let new_ratings: Vec<RatingRecord> = if rated {
+            match ratings::after_game(store.as_ref(), &game).await {
+                Ok(records) => records,
+                Err(err) => {
+                    tracing::error!(room = %id, %err, "ratings not read");
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        if let Err(err) = store.finish_game(&game, &new_ratings).await {
+            tracing::error!(room = %id, %err, "finished game not recorded");
+        }
+    }
+
+    async fn watch(&mut self, since: i64, token: Option<&str>) -> Result<Watch, ApiError> {
+        let seats = match token {
+            Some(token) => {
+                let seats = self.seats_of(token);
+                if seats.is_empty() {
+                    return Err(ApiError::WrongToken);
+                }
+                seats
+            }
+            None => Vec::new(),
+        };
+        // Subscribe before taking the backlog: the task is single-threaded, so
+        // nothing can be sent in between and no event is lost or doubled.
+        let live = self.events.subscribe();
+        let backlog = self.frames_after(since);
+        for &side in &seats {
+            self.presence[side.index()].connections += 1;
+            self.come_back(side).await;
+        }
+        self.publish_summary();
+        Ok(Watch {
+            seats,
+            backlog,
+            live,
+        })
+    }
+
+    async fn unwatch(&mut self, seats: &[Side]) {
+        for &side in seats {
+            let presence = &mut self.presence[side.index()];
+            presence.connections = presence.connections.saturating_sub(1);
+            let takes_over = self.mode == Mode::Online && self.status() == RoomStatus::Playing;
+            if self.presence[side.index()].connections == 0 && takes_over {
+                let grace = self.context.config.grace_period;
+                self.presence[side.index()].away_until = Some(Instant::now() + grace);
+                let grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
+                if let Err(err) = self
+                    .emit(EventKind::Away {
+                        seat: side.name().to_owned(),
+                        grace_ms,
+                    })
+                    .await
+                {
+                    tracing::warn!(room = %self.record.id, %err, "away not stored");
+                }
+            }
+        }
+        self.publish_summary();
+    }
+
+    /// A seat is connected or acting again: the computer stops playing for it.
+    async fn come_back(&mut self, side: Side) {
+        let presence = &mut self.presence[side.index()];
+        let was_away = presence.away_until.take().is_some() || presence.taken_over;
+        presence.taken_over = false;
+        if was_away
+            && let Err(err) = self
+                .emit(EventKind::Back {
+                    seat: side.name().to_owned(),
+                })
+                .await
+        {
+            tracing::warn!(room = %self.record.id, %err, "back not stored");
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        let away = self.presence.iter().filter_map(|p| p.away_until);
+        self.deadline.into_iter().chain(away).min()
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.deadline.is_some_and(|deadline| deadline <= now) {
+            self.deadline = None;
+            let loser = self.game.side_to_move();
+            if self.status() == RoomStatus::Playing
+                && let Err(err) = self
+                    .game_over(|game| game.time_out(loser), Some(loser))
+                    .await
+            {
+                tracing::error!(room = %self.record.id, %err, "timeout not stored");
+            }
+        }
+        for side in [Side::First, Side::Second] {
+            let presence = &mut self.presence[side.index()];
+            if presence.away_until.is_some_and(|until| until <= now) {
+                presence.away_until = None;
+                presence.taken_over = true;
+                if let Err(err) = self
+                    .emit(EventKind::Takeover {
+                        seat: side.name().to_owned(),
+                    })
+                    .await
+                {
+                    tracing::warn!(room = %self.record.id, %err, "takeover not stored");
+                }
+            }
+        }
+        self.computer_turn();
+    }
+
+    /// Starts the per-move clock for the side to move, if the room has one.
+    fn restart_clock(&mut self) {
+        let seconds = self.settings.time_per_move;
+        self.deadline = (seconds > 0 && self.status() == RoomStatus::Playing).then(|| {
+            Instant::now()
+                + Duration::from_secs(u64::from(seconds))
+                + self.context.config.lag_allowance
+        });
+    }
+
+    /// Whether the computer chooses the side to move's move.
+    fn computer_to_move(&self) -> bool {
+        let side = self.game.side_to_move();
+        self.status() == RoomStatus::Playing
+            && (self.seats[side.index()]
+                .as_ref()
+                .is_some_and(|seat| seat.computer)
+                || self.presence[side.index()].taken_over)
+    }
+
+    /// Asks the computer for a move when it is its turn, on a blocking thread.
+    fn computer_turn(&mut self) {
+        if self.computer_thinking || !self.computer_to_move() {
+            return;
+        }
+        self.computer_thinking = true;
+        let side = self.game.side_to_move();
+        let level = if self.seats[side.index()]
+            .as_ref()
+            .is_some_and(|seat| seat.computer)
+        {
+            u8::try_from(self.record.level).unwrap_or(1)
+        } else {
+            self.context.config.takeover_level
+        };
+        let game = self.game.clone();
+        let ply = game.moves_text().len();
+        let computer = self.context.computer.clone();
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let choice = tokio::task::spawn_blocking(move || computer.choose(&game, level))
+                .await
+                .unwrap_or(None);
+            let _ = inbox.send(Command::ComputerMove(ply, choice)).await;
+        });
+    }
+
+    fn result_json(&self) -> Value {
+        let outcome = self.game.outcome();
+        json!({
+            "result": outcome.map(|o| o.winner.map_or("draw", Side::name)),
+            "reason": outcome.map(|o| o.reason.code()),
+            "side_to_move": self.game.side_to_move().name(),
+            "in_check": self.game.is_check(),
+        })
+    }
+
+    fn clocks_json(&self) -> Value {
+        if self.settings.time_per_move == 0 {
+            return Value::Null;
+        }
+        let remaining = self.deadline.map(|deadline| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            u64::try_from(
+                left.saturating_sub(self.context.config.lag_allowance)
+                    .as_millis(),
+            )
+            .unwrap_or(u64::MAX)
+        });
+        json!({
+            "time_per_move": self.settings.time_per_move,
+            "running": remaining.map(|_| self.game.side_to_move().name()),
+            "remaining_ms": remaining,
+        })
+    }
+
+    fn seat_json(&self, side: Side) -> Value {
+        let Some(seat) = &self.seats[side.index()] else {
+            return Value::Null;
+        };
+        let presence = &self.presence[side.index()];
+        json!({
+            "player": seat.player,
+            "name": seat.name,
+            "computer": seat.computer,
+            "connected": presence.connections > 0,
+            "away": presence.away_until.is_some() || presence.taken_over,
+            "taken_over": presence.taken_over,
+        })
+    }
+
+    fn view(&self) -> Value {
+        json!({
+            "id": self.record.id,
+            "variant": self.record.variant,
+            "mode": self.mode.name(),
+            "level": self.record.level,
+            "settings": self.settings.to_json(),
+            "status": self.status().name(),
+            "start": self.game.start_text(),
+            "position": self.game.position_text(),
+            "moves": self.game.moves_text(),
+            "legal_moves": self.game.legal_moves_text(),
+            "side_to_move": self.game.side_to_move().name(),
+            "in_check": self.game.is_check(),
+            "result": self.result_json(),
+            "clocks": self.clocks_json(),
+            "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
+            "draw_offer": self.draw_offer.map(Side::name),
+            "last_seq": self.frames.len(),
+        })
+    }
+
+    fn publish_summary(&self) {
+        self.context.lobby.update(Summary {
+            id: self.record.id.clone(),
+            variant: self.record.variant.clone(),
+            mode: self.mode,
+            settings: self.settings.to_json(),
+            status: self.status(),
+            created_at: self.record.created_at,
+            players: self
+                .seats
+                .iter()
+                .map(|seat| seat.as_ref().map(|seat| seat.name.clone()))
+                .collect(),
+        });
+    }
+}
+
+/// Sleeps until `when`, or forever.
+async fn sleep_until(when: Option<Instant>) {
+    match when {
+        Some(when) => tokio::time::sleep_until(when).await,
+        None => std::future::pending().await,
+    }
+}
