@@ -248,15 +248,13 @@ async fn bad_moves_and_bad_tokens_are_refused_with_the_reason() {
     assert_eq!(spectator.next_of("error").await["code"], "missing-token");
     ws.send(json!({"type": "move", "move": "5a4a"})).await;
     assert_eq!(ws.next_of("ack").await["ply"], 2);
-    let (status, _) = server
-        .request(
-            "GET",
-            &format!("/api/v1/rooms/{id}/ws?token=wrong"),
-            None,
-            None,
-        )
-        .await;
-    assert_eq!(status, 403);
+    let url = format!("ws://{}/api/v1/rooms/{id}/ws?token=wrong", server.addr);
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403);
+        }
+        other => panic!("a wrong token must be refused: {:?}", other.map(|_| ())),
+    }
     server.stop().await;
 }
 
