@@ -1,11 +1,13 @@
 //! The command line: argument parsing and the rules subcommands
-//! (`perft`, `moves`, `status`).
+//! (`perft`, `moves`, `status`); `serve` is in `serve.rs`.
 
 use std::fmt;
 use std::io::{self, Write};
 
 use clap::{CommandFactory, Parser, Subcommand};
 use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
+
+use crate::serve::ServeArgs;
 
 /// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
 #[derive(Debug, Parser)]
@@ -17,6 +19,8 @@ pub(crate) struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the game server (what `koma` alone does).
+    Serve(ServeArgs),
     /// Count the legal move sequences of a given length (perft).
     ///
     /// With --divide, one `MOVE COUNT` line per legal move comes first; the last
@@ -83,6 +87,18 @@ impl GameArgs {
     }
 }
 
+impl Args {
+    /// The server's settings when the command is `serve` or none at all;
+    /// otherwise the arguments back.
+    pub(crate) fn into_serve(self) -> Result<ServeArgs, Args> {
+        match self.command {
+            None => Ok(ServeArgs::from_env()),
+            Some(Command::Serve(args)) => Ok(args),
+            Some(_) => Err(self),
+        }
+    }
+}
+
 /// Why a command failed; every one names its problem in one line.
 #[derive(Debug)]
 pub(crate) enum CliError {
@@ -120,9 +136,11 @@ impl From<io::Error> for CliError {
 }
 
 /// Runs the command, writing its output to `out` only once it has succeeded.
+/// `serve` is dispatched by `main` before this (see [`Args::into_serve`]);
+/// given here, it prints the help.
 pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let text = match args.command {
-        None => Args::command().render_help().to_string(),
+        None | Some(Command::Serve(_)) => Args::command().render_help().to_string(),
         Some(Command::Perft {
             game,
             depth,

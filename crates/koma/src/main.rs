@@ -1,13 +1,25 @@
 //! `koma`: the one binary. Each subcommand is a thin layer over a library.
 
 mod cli;
+mod serve;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Args::parse();
+    let args = match cli::Args::parse().into_serve() {
+        Ok(serve) => {
+            return match serve::run(serve) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("koma serve: {err:#}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        Err(args) => args,
+    };
     let mut stdout = std::io::stdout().lock();
     match cli::run(args, &mut stdout) {
         Ok(()) => ExitCode::SUCCESS,
