@@ -90,6 +90,7 @@ impl GameArgs {
 impl Args {
     /// The server's settings when the command is `serve` or none at all;
     /// otherwise the arguments back.
+    #[allow(clippy::result_large_err, reason = "called once, in main")]
     pub(crate) fn into_serve(self) -> Result<ServeArgs, Args> {
         match self.command {
             None => Ok(ServeArgs::from_env()),
