@@ -731,10 +731,14 @@ impl Room {
                 tracing::error!(room = %self.record.id, %err, "timeout not stored");
             }
         }
+        let playing = self.status() == RoomStatus::Playing;
         for side in [Side::First, Side::Second] {
             let presence = &mut self.presence[side.index()];
             if presence.away_until.is_some_and(|until| until <= now) {
                 presence.away_until = None;
+                if !playing {
+                    continue;
+                }
                 presence.taken_over = true;
                 if let Err(err) = self
                     .emit(EventKind::Takeover {

@@ -12,12 +12,19 @@ use server::Config;
 async fn rooms_come_back_after_a_restart_on_the_same_database() {
     let url = sqlite_url();
     let server = TestServer::start_with(&url, Config::default()).await;
-    let (id, first, second) = server.online_room("annan", None, json!({"time_per_move": 60})).await;
+    let (id, first, second) = server
+        .online_room("annan", None, json!({"time_per_move": 60}))
+        .await;
     assert_eq!(server.play(&id, &first, "7g7f").await.0, 200);
     assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
     let (finished, winner, _) = server.online_room("shogi", None, json!({})).await;
     let (status, _) = server
-        .request("POST", &format!("/api/v1/rooms/{finished}/resign"), Some(&winner), None)
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{finished}/resign"),
+            Some(&winner),
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     server.stop().await;
@@ -32,7 +39,10 @@ async fn rooms_come_back_after_a_restart_on_the_same_database() {
     assert_eq!(room["clocks"]["running"], "first");
     assert!(room["clocks"]["remaining_ms"].as_u64().unwrap() > 55_000);
     let (status, body) = server.play(&id, &second, "2g2f").await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("not-your-turn")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not-your-turn"))
+    );
     assert_eq!(server.play(&id, &first, "2g2f").await.1["ply"], 3);
     // Every event is still numbered from 1, and new ones follow on.
     let mut ws = server.ws(&id, "").await;
@@ -61,7 +71,9 @@ async fn running_out_of_time_loses() {
         ..Config::default()
     };
     let server = TestServer::start_with(&sqlite_url(), config).await;
-    let (id, first, _) = server.online_room("xiangqi", None, json!({"time_per_move": 1})).await;
+    let (id, first, _) = server
+        .online_room("xiangqi", None, json!({"time_per_move": 1}))
+        .await;
     let mut spectator = server.ws(&id, "").await;
     assert_eq!(server.play(&id, &first, "h2e2").await.0, 200);
     // Second to move, and nobody moves.
@@ -86,7 +98,10 @@ async fn the_computer_plays_for_an_away_player_until_they_come_back() {
     let bo = server.ws(&id, &format!("token={second}")).await;
     bo.close().await;
     let away = ann.next_of("away").await;
-    assert_eq!((away["seat"].as_str(), away["grace_ms"].as_u64()), (Some("second"), Some(200)));
+    assert_eq!(
+        (away["seat"].as_str(), away["grace_ms"].as_u64()),
+        (Some("second"), Some(200))
+    );
     assert_eq!(ann.next_of("takeover").await["seat"], "second");
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(room["seats"]["second"]["taken_over"], true);
@@ -121,11 +136,21 @@ async fn rated_games_change_ratings_and_statistics() {
         .await;
     let id = created["id"].as_str().unwrap();
     let (status, joined) = server
-        .request("POST", &format!("/api/v1/rooms/{id}/join"), None, Some(&json!({"player": "bo-1", "name": "Bo"})))
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/join"),
+            None,
+            Some(&json!({"player": "bo-1", "name": "Bo"})),
+        )
         .await;
     assert_eq!(status, 200);
     let (status, _) = server
-        .request("POST", &format!("/api/v1/rooms/{id}/resign"), joined["token"].as_str(), None)
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/resign"),
+            joined["token"].as_str(),
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     let ann = server.get("/api/v1/players/ann-1").await;
@@ -138,14 +163,22 @@ async fn rated_games_change_ratings_and_statistics() {
         ann["variants"]["xiangqi"]["rating"].as_f64().unwrap(),
         bo["variants"]["xiangqi"]["rating"].as_f64().unwrap(),
     );
-    assert!(a > 1500.0 && b < 1500.0 && (a - 1500.0 - (1500.0 - b)).abs() <= 1.0, "{a} {b}");
+    assert!(
+        a > 1500.0 && b < 1500.0 && (a - 1500.0 - (1500.0 - b)).abs() <= 1.0,
+        "{a} {b}"
+    );
     assert_eq!(ann["variants"]["shogi"]["rating"], json!(null));
     let stats = server.get("/api/v1/stats").await;
     assert_eq!(stats["variants"]["xiangqi"]["first_wins"], 1);
     assert_eq!(stats["variants"]["shogi"]["games"], 0);
 
     let (status, renamed) = server
-        .request("PUT", "/api/v1/players/ann-1", None, Some(&json!({"name": "  Annie "})))
+        .request(
+            "PUT",
+            "/api/v1/players/ann-1",
+            None,
+            Some(&json!({"name": "  Annie "})),
+        )
         .await;
     assert_eq!((status, renamed["name"].as_str()), (200, Some("Annie")));
     server.stop().await;
@@ -161,16 +194,32 @@ async fn limits_on_size_rooms_and_messages() {
     };
     let server = TestServer::start_with(&sqlite_url(), config).await;
     let big = json!({"variant": "shogi", "name": "x".repeat(2000)});
-    let (status, body) = server.request("POST", "/api/v1/rooms", None, Some(&big)).await;
-    assert_eq!((status, body["code"].as_str()), (413, Some("too-large")), "{body}");
+    let (status, body) = server
+        .request("POST", "/api/v1/rooms", None, Some(&big))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (413, Some("too-large")),
+        "{body}"
+    );
     let (id, first, _) = server.online_room("shogi", None, json!({})).await;
     server.create(json!({})).await;
     server.create(json!({})).await;
-    let (status, body) = server.request("POST", "/api/v1/rooms", None, Some(&json!({}))).await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("too-many")), "{body}");
+    let (status, body) = server
+        .request("POST", "/api/v1/rooms", None, Some(&json!({})))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("too-many")),
+        "{body}"
+    );
 
-    let mut ws = server.ws(&id, &format!("token={first}")).await;
-    ws.send_raw(format!("{{\"type\": \"ping\", \"request_id\": \"{}\"}}", "y".repeat(2000))).await;
+    let mut ws = server.ws(&id, &format!("token={first}&since=2")).await;
+    ws.send_raw(format!(
+        "{{\"type\": \"ping\", \"request_id\": \"{}\"}}",
+        "y".repeat(2000)
+    ))
+    .await;
     assert_eq!(ws.next().await["code"], "too-large");
     for n in 0..10 {
         ws.send(json!({"type": "ping", "request_id": n})).await;
@@ -178,11 +227,24 @@ async fn limits_on_size_rooms_and_messages() {
     let mut codes = Vec::new();
     for _ in 0..10 {
         let frame = ws.next().await;
-        codes.push(frame["code"].as_str().unwrap_or(frame["type"].as_str().unwrap()).to_owned());
+        codes.push(
+            frame["code"]
+                .as_str()
+                .unwrap_or(frame["type"].as_str().unwrap())
+                .to_owned(),
+        );
     }
     // 5 per second (one already used by the oversized frame): pongs, then refusals.
-    assert_eq!(codes.iter().filter(|c| *c == "pong").count(), 4, "{codes:?}");
-    assert_eq!(codes.iter().filter(|c| *c == "too-many").count(), 6, "{codes:?}");
+    assert_eq!(
+        codes.iter().filter(|c| *c == "pong").count(),
+        4,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| *c == "too-many").count(),
+        6,
+        "{codes:?}"
+    );
     // The connection goes on.
     ws.send(json!({"type": "move", "move": "7g7f"})).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
