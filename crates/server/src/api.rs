@@ -35,6 +35,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/rooms/{id}/resign", post(resign))
         .route("/rooms/{id}/draw", post(draw))
         .route("/rooms/{id}/impasse", post(impasse))
+        .route("/rooms/{id}/rematch", post(rematch))
         .route("/rooms/{id}/events", get(events))
         .route("/rooms/{id}/ws", get(ws::room_socket))
         .route("/rooms/{id}/record", get(record))
@@ -329,6 +330,14 @@ async fn impasse(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     act(&state, &id, &headers, Action::Impasse).await
+}
+
+async fn rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &id, &headers, Action::Rematch).await
 }
 
 /// `?since=N&follow=true&token=T` of the events stream and the WebSocket.

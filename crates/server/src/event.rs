@@ -60,6 +60,19 @@ pub enum EventKind {
         /// Who resigned, ran out of time or claimed the impasse, when someone did.
         by: Option<String>,
     },
+    /// A seat asked for another game; the other seat agrees by asking too.
+    RematchOffered {
+        /// The seat that asked.
+        seat: String,
+    },
+    /// A new game began in the room (a rematch, or the replay of a shogi
+    /// repetition draw) from the room's start position.
+    NewGame {
+        /// Its number: 2 for the first rematch ...
+        game: i64,
+        /// Whether the seats play the opposite sides to their names in it.
+        swapped: bool,
+    },
     /// A seated player's connections are all gone: the computer takes over
     /// after `grace_ms` unless they come back.
     Away {
@@ -88,6 +101,8 @@ impl EventKind {
             EventKind::Move { .. } => "move",
             EventKind::DrawOffered { .. } => "draw_offered",
             EventKind::End { .. } => "end",
+            EventKind::RematchOffered { .. } => "rematch_offered",
+            EventKind::NewGame { .. } => "new_game",
             EventKind::Away { .. } => "away",
             EventKind::Takeover { .. } => "takeover",
             EventKind::Back { .. } => "back",

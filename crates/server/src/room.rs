@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rules::{AnyGame, Outcome, Side, Variant};
+use rules::{AnyGame, EndReason, Outcome, Side, Variant};
 use serde_json::{Value, json};
 use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -65,6 +65,8 @@ pub enum Action {
     Draw,
     /// Claim (24-point) or declare (27-point) an impasse.
     Impasse,
+    /// Ask for (or agree to) another game in the room once this one is over.
+    Rematch,
 }
 
 /// Who takes a seat.
@@ -203,6 +205,12 @@ struct Room {
     presence: [Presence; 2],
     frames: Vec<Arc<Frame>>,
     draw_offer: Option<Side>,
+    /// The seat that asked for a rematch.
+    rematch_offer: Option<Side>,
+    /// 1 for the room's first game, 2 after a rematch ...
+    game_number: i64,
+    /// Whether the seats play the opposite sides to their names this game.
+    swapped: bool,
     deadline: Option<Instant>,
     computer_thinking: bool,
     events: broadcast::Sender<Arc<Frame>>,
@@ -250,6 +258,9 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         presence: [Presence::default(); 2],
         frames: Vec::with_capacity(events.len()),
         draw_offer: None,
+        rematch_offer: None,
+        game_number: 1,
+        swapped: false,
         deadline: None,
         computer_thinking: false,
         events: events_out,
@@ -310,6 +321,14 @@ impl Room {
                 self.draw_offer = None;
             }
             EventKind::DrawOffered { side } => self.draw_offer = side_named(side),
+            EventKind::RematchOffered { seat } => self.rematch_offer = side_named(seat),
+            EventKind::NewGame { game, swapped } => {
+                self.game = self.fresh_game();
+                self.game_number = *game;
+                self.swapped = *swapped;
+                self.draw_offer = None;
+                self.rematch_offer = None;
+            }
             EventKind::End { reason, by, .. } => {
                 let by = by.as_deref().and_then(side_named);
                 match (reason.as_str(), by) {
@@ -442,6 +461,29 @@ impl Room {
             .collect()
     }
 
+    /// The side a seat plays in the current game.
+    fn side_of(&self, seat: Side) -> Side {
+        if self.swapped { seat.opponent() } else { seat }
+    }
+
+    /// The seat that plays a side in the current game.
+    fn seat_of(&self, side: Side) -> Side {
+        self.side_of(side)
+    }
+
+    /// The room's start position again, for a new game.
+    fn fresh_game(&self) -> AnyGame {
+        match AnyGame::new(
+            self.game.variant(),
+            Some(&self.record.start),
+            &self.settings.rules,
+        ) {
+            Ok(game) => game,
+            // The start was checked when the room was made; keep the old game's start.
+            Err(_) => AnyGame::from_position(self.game.position(), self.settings.rules.clone()),
+        }
+    }
+
     async fn join(&mut self, joiner: Joiner) -> Result<(Side, String), ApiError> {
         let free = |side: &Side| self.seats[side.index()].is_none();
         let side = match joiner.seat {
@@ -487,12 +529,21 @@ impl Room {
         Ok((side, token))
     }
 
-    /// Checks the token of a request for `action` and returns the side it acts for.
+    /// Checks the token of a request for `action` and returns the side it acts
+    /// for (for a rematch: the seat).
     fn authorise(&self, token: Option<&str>, action: &Action) -> Result<Side, ApiError> {
         let token = token.ok_or(ApiError::MissingToken)?;
         let seats = self.seats_of(token);
         if seats.is_empty() {
             return Err(ApiError::WrongToken);
+        }
+        if let Action::Rematch = action {
+            if self.game.outcome().is_none() {
+                return Err(ApiError::NotPlaying(
+                    "a rematch is asked for once the game is over",
+                ));
+            }
+            return Ok(seats[0]);
         }
         if self.game.outcome().is_some() {
             return Err(ApiError::NotPlaying("the game is over"));
@@ -503,22 +554,27 @@ impl Room {
             ));
         }
         let to_move = self.game.side_to_move();
+        let holds_turn = seats.contains(&self.seat_of(to_move));
         let side = match action {
-            // A move, and a 27-point declaration, are the side to move's.
-            Action::Move(_) => seats.contains(&to_move).then_some(to_move),
+            Action::Move(_) => holds_turn.then_some(to_move),
             // Other actions may come on either turn; a local token acts for the side to move.
-            Action::Resign | Action::Draw | Action::Impasse => Some(if seats.contains(&to_move) {
-                to_move
-            } else {
-                seats[0]
-            }),
+            Action::Resign | Action::Draw | Action::Impasse | Action::Rematch => {
+                Some(if holds_turn {
+                    to_move
+                } else {
+                    self.side_of(seats[0])
+                })
+            }
         };
         side.ok_or(ApiError::NotYourTurn)
     }
 
     async fn act(&mut self, token: Option<&str>, action: Action) -> Result<Value, ApiError> {
         let side = self.authorise(token, &action)?;
-        self.come_back(side).await;
+        if let Action::Rematch = action {
+            return self.rematch(side).await;
+        }
+        self.come_back(self.seat_of(side)).await;
         let answer = match action {
             Action::Move(mv) => {
                 let ply = self.play(side, &mv, false).await?;
@@ -555,9 +611,56 @@ impl Room {
                 .await?;
                 json!({ "result": self.result_json() })
             }
+            Action::Rematch => Value::Null,
         };
         self.computer_turn();
         Ok(answer)
+    }
+
+    /// `seat` asks for another game: it starts when the other seat asked too
+    /// (at once in local and computer rooms).
+    async fn rematch(&mut self, seat: Side) -> Result<Value, ApiError> {
+        let agreed = self.mode != Mode::Online || self.rematch_offer == Some(seat.opponent());
+        if !agreed {
+            if self.rematch_offer != Some(seat) {
+                self.emit(EventKind::RematchOffered {
+                    seat: seat.name().to_owned(),
+                })
+                .await?;
+                self.rematch_offer = Some(seat);
+            }
+            return Ok(json!({ "rematch": "offered" }));
+        }
+        let swap = self.settings.swap_first_player;
+        self.new_game(swap).await?;
+        Ok(json!({ "rematch": "started", "game": self.game_number }))
+    }
+
+    /// Starts the next game in the room, the seats swapping sides if `swap`.
+    async fn new_game(&mut self, swap: bool) -> Result<(), ApiError> {
+        let swapped = self.swapped ^ swap;
+        self.emit(EventKind::NewGame {
+            game: self.game_number + 1,
+            swapped,
+        })
+        .await?;
+        self.game = self.fresh_game();
+        self.game_number += 1;
+        self.swapped = swapped;
+        self.draw_offer = None;
+        self.rematch_offer = None;
+        if let Err(err) = self
+            .context
+            .store
+            .set_finished(&self.record.id, false)
+            .await
+        {
+            tracing::error!(room = %self.record.id, %err, "room not marked open");
+        }
+        self.restart_clock();
+        self.publish_summary();
+        self.computer_turn();
+        Ok(())
     }
 
     /// Ends the game by `end` (resignation, agreement ...): stores the end, then applies it.
@@ -612,12 +715,16 @@ impl Room {
         if let Err(err) = store.set_finished(id, true).await {
             tracing::error!(room = %id, %err, "room not marked finished");
         }
-        let [Some(first), Some(second)] = &self.seats else {
+        let (first, second) = (
+            &self.seats[self.seat_of(Side::First).index()],
+            &self.seats[self.seat_of(Side::Second).index()],
+        );
+        let (Some(first), Some(second)) = (first, second) else {
             return;
         };
         let game = GameRecord {
             room_id: id.clone(),
-            number: 1,
+            number: self.game_number,
             variant: self.record.variant.clone(),
             rated: self.settings.rated,
             first_player: first.player.clone(),
@@ -644,6 +751,15 @@ impl Room {
         };
         if let Err(err) = store.finish_game(&game, &new_ratings).await {
             tracing::error!(room = %id, %err, "finished game not recorded");
+        }
+        // 千日手 (sennichite): a repetition draw in the shogi family is
+        // replayed at once with the sides swapped.
+        if outcome.reason == EndReason::Repetition
+            && outcome.winner.is_none()
+            && self.game.variant().is_shogi_family()
+            && let Err(err) = self.new_game(true).await
+        {
+            tracing::error!(room = %self.record.id, %err, "replay not started");
         }
     }
 
@@ -765,12 +881,12 @@ impl Room {
 
     /// Whether the computer chooses the side to move's move.
     fn computer_to_move(&self) -> bool {
-        let side = self.game.side_to_move();
+        let seat = self.seat_of(self.game.side_to_move());
         self.status() == RoomStatus::Playing
-            && (self.seats[side.index()]
+            && (self.seats[seat.index()]
                 .as_ref()
                 .is_some_and(|seat| seat.computer)
-                || self.presence[side.index()].taken_over)
+                || self.presence[seat.index()].taken_over)
     }
 
     /// Asks the computer for a move when it is its turn, on a blocking thread.
@@ -779,8 +895,8 @@ impl Room {
             return;
         }
         self.computer_thinking = true;
-        let side = self.game.side_to_move();
-        let level = if self.seats[side.index()]
+        let seat = self.seat_of(self.game.side_to_move());
+        let level = if self.seats[seat.index()]
             .as_ref()
             .is_some_and(|seat| seat.computer)
         {
@@ -829,12 +945,13 @@ impl Room {
         })
     }
 
-    fn seat_json(&self, side: Side) -> Value {
-        let Some(seat) = &self.seats[side.index()] else {
+    fn seat_json(&self, seat_name: Side) -> Value {
+        let Some(seat) = &self.seats[seat_name.index()] else {
             return Value::Null;
         };
-        let presence = &self.presence[side.index()];
+        let presence = &self.presence[seat_name.index()];
         json!({
+            "side": self.side_of(seat_name).name(),
             "player": seat.player,
             "name": seat.name,
             "computer": seat.computer,
@@ -862,6 +979,8 @@ impl Room {
             "clocks": self.clocks_json(),
             "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
             "draw_offer": self.draw_offer.map(Side::name),
+            "rematch_offer": self.rematch_offer.map(Side::name),
+            "game": self.game_number,
             "last_seq": self.frames.len(),
         })
     }

@@ -46,6 +46,10 @@ enum ClientFrame {
         #[serde(default)]
         request_id: Option<Value>,
     },
+    Rematch {
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
     Ping {
         #[serde(default)]
         request_id: Option<Value>,
@@ -104,6 +108,14 @@ fn error_frame(request_id: Option<Value>, error: &ApiError) -> Message {
     )
 }
 
+/// The close frame every socket gets when the server stops: code 1012 (restart).
+fn shutting_down() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::RESTART,
+        reason: Utf8Bytes::from_static("server shutting down"),
+    }))
+}
+
 fn text(value: &Value) -> Message {
     Message::Text(Utf8Bytes::from(value.to_string()))
 }
@@ -134,7 +146,11 @@ async fn relay(
         let outgoing = tokio::select! {
             frame = connection.next() => match frame {
                 Some(frame) => Message::Text(Utf8Bytes::from(frame.json.clone())),
-                None => break,
+                // The room's task has stopped: only a shutdown does that.
+                None => {
+                    let _ = sink.send(shutting_down()).await;
+                    break;
+                }
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(body))) => {
@@ -154,8 +170,7 @@ async fn relay(
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
             },
             () = crate::stopped(shutdown.clone()) => {
-                let close = CloseFrame { code: close_code::RESTART, reason: Utf8Bytes::from_static("server shutting down") };
-                let _ = sink.send(Message::Close(Some(close))).await;
+                let _ = sink.send(shutting_down()).await;
                 break;
             }
         };
@@ -170,8 +185,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
     let frame: ClientFrame = match serde_json::from_str(body) {
         Ok(frame) => frame,
         Err(err) => {
-            let hint =
-                "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"ping\", ...}";
+            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"ping\", ...}";
             return error_frame(None, &ApiError::BadRequest(format!("{err}; {hint}")));
         }
     };
@@ -180,6 +194,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         ClientFrame::Resign { request_id } => (Action::Resign, request_id),
         ClientFrame::Draw { request_id } => (Action::Draw, request_id),
         ClientFrame::Impasse { request_id } => (Action::Impasse, request_id),
+        ClientFrame::Rematch { request_id } => (Action::Rematch, request_id),
         ClientFrame::Ping { request_id } => {
             return text(&json!({"type": "pong", "request_id": request_id}));
         }
@@ -228,8 +243,7 @@ async fn lobby_relay(mut socket: WebSocket, state: AppState) {
                 Some(Ok(_)) => {}
             },
             () = crate::stopped(shutdown.clone()) => {
-                let close = CloseFrame { code: close_code::RESTART, reason: Utf8Bytes::from_static("server shutting down") };
-                let _ = socket.send(Message::Close(Some(close))).await;
+                let _ = socket.send(shutting_down()).await;
                 return;
             }
         }

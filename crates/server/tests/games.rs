@@ -436,6 +436,7 @@ async fn the_openapi_document_describes_every_route() {
         "/rooms/{id}/resign",
         "/rooms/{id}/draw",
         "/rooms/{id}/impasse",
+        "/rooms/{id}/rematch",
         "/rooms/{id}/events",
         "/rooms/{id}/ws",
         "/rooms/{id}/record",

@@ -274,3 +274,85 @@ async fn shutdown_closes_sockets_with_a_reason() {
     assert_eq!(closed["reason"], "server shutting down");
     stopping.await.unwrap();
 }
+
+#[tokio::test]
+async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
+    let server = TestServer::start().await;
+    let (id, ann, bo) = server.online_room("shogi", None, json!({})).await;
+    let mut spectator = server.ws(&id, "").await;
+    // Sennichite: the kings step out and back until the start position
+    // stands for the fourth time, after 12 plies.
+    let cycle = ["5i4h", "5a6b", "4h5i", "6b5a"];
+    for (n, mv) in cycle.iter().cycle().take(12).enumerate() {
+        let token = if n % 2 == 0 { &ann } else { &bo };
+        let (status, body) = server.play(&id, token, mv).await;
+        assert_eq!(status, 200, "ply {} {mv}: {body}", n + 1);
+    }
+    let end = spectator.next_of("end").await;
+    assert_eq!(
+        (end["result"].as_str(), end["reason"].as_str()),
+        (Some("draw"), Some("repetition"))
+    );
+    let new_game = spectator.next_of("new_game").await;
+    assert_eq!(
+        (new_game["game"].as_i64(), new_game["swapped"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["status"], "playing");
+    assert_eq!(room["game"], 2);
+    assert_eq!(room["moves"], json!([]));
+    assert_eq!(room["seats"]["first"]["side"], "second");
+    // Bo's seat now moves first.
+    assert_eq!(server.play(&id, &ann, "7g7f").await.0, 409);
+    assert_eq!(server.play(&id, &bo, "7g7f").await.1["ply"], 1);
+    let resign = format!("/api/v1/rooms/{id}/resign");
+    let (_, body) = server.request("POST", &resign, Some(&ann), None).await;
+    assert_eq!(body["result"]["result"], "first", "{body}");
+
+    let rematch = format!("/api/v1/rooms/{id}/rematch");
+    let (status, body) = server.request("POST", &rematch, Some(&ann), None).await;
+    assert_eq!(
+        (status, body["rematch"].as_str()),
+        (200, Some("offered")),
+        "{body}"
+    );
+    let (_, body) = server.request("POST", &rematch, Some(&bo), None).await;
+    assert_eq!(
+        (body["rematch"].as_str(), body["game"].as_i64()),
+        (Some("started"), Some(3)),
+        "{body}"
+    );
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["seats"]["first"]["side"], "first");
+    assert_eq!(server.play(&id, &ann, "7g7f").await.0, 200);
+    let (status, body) = server.request("POST", &rematch, Some(&ann), None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not-playing")),
+        "{body}"
+    );
+
+    // Game 1 drawn, game 2 won by the side that moved first (Bo).
+    let shogi = &server.get("/api/v1/stats").await["variants"]["shogi"];
+    assert_eq!(
+        (
+            shogi["games"].as_i64(),
+            shogi["first_wins"].as_i64(),
+            shogi["draws"].as_i64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    let url = server.url.clone();
+    server.stop().await;
+
+    // The swaps survive a restart: replaying the log gives game 3, unswapped.
+    let server = TestServer::start_with(&url, Config::default()).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(
+        (room["game"].as_i64(), room["moves"].clone()),
+        (Some(3), json!(["7g7f"]))
+    );
+    assert_eq!(room["seats"]["second"]["side"], "second");
+    server.stop().await;
+}
