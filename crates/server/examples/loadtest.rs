@@ -5,8 +5,10 @@
 //! acknowledged move is in the room.
 //!
 //! ```text
-//! cargo run --release -p server --example loadtest -- 100 [PLIES] [VARIANT]
+//! cargo run --release -p server --example loadtest -- ROOMS [PLIES] [THINK_MS] [VARIANT]
 //! ```
+//! With `THINK_MS`, each player waits a random time up to twice that before
+//! each move (as people do); without it, players move at once (a throughput test).
 //! Client and server share the machine's cores, so the numbers are a lower bound.
 
 use std::sync::Arc;
@@ -25,6 +27,7 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     let rooms: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
     let plies: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(60);
+    let think_ms: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(0);
     let variant: Variant = args
         .next()
         .and_then(|v| v.parse().ok())
@@ -71,7 +74,17 @@ async fn main() {
     let started = Instant::now();
     let players: Vec<_> = seats
         .into_iter()
-        .map(|(id, token, side)| tokio::spawn(play(addr.clone(), id, token, side, variant)))
+        .map(|(id, token, side)| {
+            tokio::spawn(play(
+                addr.clone(),
+                id,
+                token,
+                side,
+                variant,
+                plies,
+                think_ms,
+            ))
+        })
         .collect();
     let mut latencies = Vec::new();
     let mut acked = std::collections::HashMap::<String, usize>::new();
@@ -95,7 +108,7 @@ async fn main() {
             .unwrap_or_default()
     };
     println!(
-        "{rooms} rooms, {} players, {variant}: {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; acknowledged moves missing from their rooms: {lost}",
+        "{rooms} rooms, {} players, {variant}, think {think_ms} ms: {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; acknowledged moves missing from their rooms: {lost}",
         rooms * 2,
         latencies.len(),
         elapsed.as_secs_f64(),
@@ -117,10 +130,17 @@ async fn play(
     token: String,
     side: Side,
     variant: Variant,
+    plies: u32,
+    think_ms: u64,
 ) -> (String, Vec<Duration>) {
     let url = format!("ws://{addr}/api/v1/rooms/{id}/ws?token={token}");
     let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    let mut game = AnyGame::new(variant, None, &Settings::default()).unwrap();
+    // The room's rules, so that this player knows when the game ends as the server does.
+    let settings = Settings {
+        move_limit: plies,
+        ..Settings::default()
+    };
+    let mut game = AnyGame::new(variant, None, &settings).unwrap();
     let mut times = Vec::new();
     let mut sent: Option<(usize, Instant)> = None;
     while let Some(Ok(frame)) = socket.next().await {
@@ -142,6 +162,10 @@ async fn play(
         let ply = game.moves_text().len();
         let my_turn = game.outcome().is_none() && game.side_to_move() == side;
         if my_turn && sent.is_none_or(|(at_ply, _)| at_ply != ply) {
+            if think_ms > 0 {
+                tokio::time::sleep(Duration::from_millis(rand::random_range(0..2 * think_ms)))
+                    .await;
+            }
             let moves = game.legal_moves_text();
             let mv = &moves[rand::random_range(..moves.len())];
             sent = Some((ply, Instant::now()));

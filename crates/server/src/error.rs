@@ -50,6 +50,9 @@ pub enum ApiError {
     /// The database failed.
     #[error("store: {0}")]
     Store(#[from] StoreError),
+    /// The database holds a room this build cannot read.
+    #[error("stored room cannot be read: {0}")]
+    Stored(String),
 }
 
 /// The JSON body of every error response and WebSocket error frame.
@@ -78,7 +81,7 @@ impl ApiError {
             ApiError::TooLarge => "too-large",
             ApiError::TooMany(_) => "too-many",
             ApiError::ShuttingDown => "shutting-down",
-            ApiError::Store(_) => "internal",
+            ApiError::Store(_) | ApiError::Stored(_) => "internal",
         }
     }
 
@@ -97,7 +100,7 @@ impl ApiError {
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Store(_) | ApiError::Stored(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 

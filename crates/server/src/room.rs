@@ -238,15 +238,15 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
     let seats = store.seats(id).await?;
     let events = store.events(id, 0).await?;
     let settings_json: Value = serde_json::from_str(&record.settings)
-        .map_err(|err| ApiError::BadRequest(format!("stored settings of room {id}: {err}")))?;
-    let settings = RoomSettings::from_json(&settings_json).map_err(ApiError::BadRequest)?;
+        .map_err(|err| ApiError::Stored(format!("stored settings of room {id}: {err}")))?;
+    let settings = RoomSettings::from_json(&settings_json).map_err(ApiError::Stored)?;
     let variant: Variant = record
         .variant
         .parse()
-        .map_err(|err: rules::ParseVariantError| ApiError::BadRequest(err.to_string()))?;
+        .map_err(|err: rules::ParseVariantError| ApiError::Stored(err.to_string()))?;
     let mode = Mode::from_name(&record.mode).unwrap_or(Mode::Online);
     let game = AnyGame::new(variant, Some(&record.start), &settings.rules)
-        .map_err(|err| ApiError::BadRequest(err.to_string()))?;
+        .map_err(|err| ApiError::Stored(err.to_string()))?;
     let (inbox, commands) = mpsc::channel(256);
     let (events_out, _) = broadcast::channel(256);
     let mut room = Room {
@@ -279,7 +279,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
     }
     for record in events {
         let event: Event = serde_json::from_str(&record.data).map_err(|err| {
-            ApiError::BadRequest(format!("stored event {} of room {id}: {err}", record.seq))
+            ApiError::Stored(format!("stored event {} of room {id}: {err}", record.seq))
         })?;
         room.replay(&event.kind);
         room.frames.push(Frame::new(&event));
@@ -424,7 +424,7 @@ impl Room {
             kind,
         };
         let data =
-            serde_json::to_string(&event).map_err(|err| ApiError::BadRequest(err.to_string()))?;
+            serde_json::to_string(&event).map_err(|err| ApiError::Stored(err.to_string()))?;
         let record = EventRecord {
             seq: event.seq,
             at: event.at,

@@ -48,9 +48,11 @@ impl SqliteStore {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            // WAL with NORMAL stays consistent after a crash of the process;
-            // FULL also survives a power cut, at one fsync per event.
-            .synchronous(SqliteSynchronous::Full)
+            // In WAL mode, NORMAL keeps every committed event through a crash
+            // of the process (SIGKILL included) and skips the fsync per
+            // commit; a power cut may lose the last moments (FULL would not,
+            // at one fsync per event).
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
