@@ -72,6 +72,8 @@ pub struct Config {
     pub rooms_per_device_per_hour: u32,
     /// How many messages one WebSocket may send per second (a burst of as many is allowed).
     pub messages_per_second: u32,
+    /// How long a finished room nobody watches stays in memory.
+    pub idle_room_timeout: Duration,
     /// The site's public address for invitation links (`https://koma.example`);
     /// by default, taken from the request's `Host`.
     pub public_url: Option<String>,
@@ -86,6 +88,7 @@ impl Default for Config {
             max_message_bytes: 16 * 1024,
             rooms_per_device_per_hour: 100,
             messages_per_second: 20,
+            idle_room_timeout: Duration::from_secs(600),
             public_url: None,
         }
     }

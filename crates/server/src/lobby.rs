@@ -78,6 +78,19 @@ impl Lobby {
         self.changed.send_modify(|version| *version += 1);
     }
 
+    /// Forgets a room whose task stopped.
+    pub fn remove(&self, id: &str) {
+        let mut rooms = self
+            .rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let removed = rooms.remove(id).is_some();
+        drop(rooms);
+        if removed {
+            self.changed.send_modify(|version| *version += 1);
+        }
+    }
+
     /// A receiver that sees a new version after every change.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()

@@ -154,6 +154,11 @@ impl RoomHandle {
         answer.await.map_err(|_| ApiError::ShuttingDown)
     }
 
+    /// Whether the room's task has stopped (idle, or the server shuts down).
+    pub fn is_closed(&self) -> bool {
+        self.inbox.is_closed()
+    }
+
     /// Tells the room a connection closed (without waiting).
     pub fn unwatch(&self, seats: Vec<Side>) {
         if !seats.is_empty() {
@@ -213,6 +218,7 @@ struct Room {
     swapped: bool,
     deadline: Option<Instant>,
     computer_thinking: bool,
+    last_activity: Instant,
     events: broadcast::Sender<Arc<Frame>>,
     inbox: mpsc::Sender<Command>,
     context: RoomContext,
@@ -263,6 +269,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         swapped: false,
         deadline: None,
         computer_thinking: false,
+        last_activity: Instant::now(),
         events: events_out,
         inbox: inbox.clone(),
         context,
@@ -353,13 +360,31 @@ impl Room {
             let wake = self.next_wake();
             tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.last_activity = Instant::now();
+                        self.handle(command).await;
+                    }
                     None => break,
                 },
-                () = sleep_until(wake) => self.on_timer().await,
+                () = sleep_until(wake) => {
+                    if self.idle_until().is_some_and(|until| until <= Instant::now()) {
+                        break;
+                    }
+                    self.on_timer().await;
+                }
                 _ = shutdown.changed() => break,
             }
         }
+        // The registry starts the room again from the store when it is asked for.
+        self.context.lobby.remove(&self.record.id);
+    }
+
+    /// When a finished room nobody watches may stop its task and free its memory.
+    fn idle_until(&self) -> Option<Instant> {
+        let watched =
+            self.presence.iter().any(|p| p.connections > 0) || self.events.receiver_count() > 0;
+        (self.status() == RoomStatus::Finished && !watched)
+            .then(|| self.last_activity + self.context.config.idle_room_timeout)
     }
 
     async fn handle(&mut self, command: Command) {
@@ -831,7 +856,11 @@ impl Room {
 
     fn next_wake(&self) -> Option<Instant> {
         let away = self.presence.iter().filter_map(|p| p.away_until);
-        self.deadline.into_iter().chain(away).min()
+        self.deadline
+            .into_iter()
+            .chain(away)
+            .chain(self.idle_until())
+            .min()
     }
 
     async fn on_timer(&mut self) {

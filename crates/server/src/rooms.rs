@@ -61,9 +61,11 @@ impl Rooms {
         }
         // Held while a room loads, so that a room never gets two tasks.
         let mut live = self.live.lock().await;
-        if let Some(handle) = live.get(id) {
+        if let Some(handle) = live.get(id).filter(|handle| !handle.is_closed()) {
             return Ok(handle.clone());
         }
+        // Forget every room whose task stopped, so the map does not grow forever.
+        live.retain(|_, handle| !handle.is_closed());
         let handle = room::spawn(id, self.context.clone()).await?;
         live.insert(id.to_owned(), handle.clone());
         Ok(handle)

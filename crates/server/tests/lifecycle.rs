@@ -356,3 +356,34 @@ async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
     assert_eq!(room["seats"]["second"]["side"], "second");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_idle_finished_room_leaves_memory_and_comes_back_when_asked_for() {
+    let config = Config {
+        idle_room_timeout: Duration::from_millis(100),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
+    assert_eq!(server.play(&id, &first, "1e1d").await.0, 200);
+    let (status, _) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/resign"),
+            Some(&second),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["moves"], json!(["1e1d"]));
+    assert_eq!(room["result"]["reason"], "resignation");
+    // A rematch in the room brought back works as in a live one.
+    let rematch = format!("/api/v1/rooms/{id}/rematch");
+    server.request("POST", &rematch, Some(&first), None).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (_, body) = server.request("POST", &rematch, Some(&second), None).await;
+    assert_eq!(body["rematch"], "started", "{body}");
+    server.stop().await;
+}
