@@ -217,6 +217,10 @@ struct Room {
     /// Whether the seats play the opposite sides to their names this game.
     swapped: bool,
     deadline: Option<Instant>,
+    /// Main time each side has left (byoyomi clocks), by side.
+    main_left: [Duration; 2],
+    /// When the side to move's turn began (unix milliseconds).
+    turn_started_ms: i64,
     computer_thinking: bool,
     last_activity: Instant,
     events: broadcast::Sender<Arc<Frame>>,
@@ -253,6 +257,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
     let mode = Mode::from_name(&record.mode).unwrap_or(Mode::Online);
     let game = AnyGame::new(variant, Some(&record.start), &settings.rules)
         .map_err(|err| ApiError::Stored(err.to_string()))?;
+    let main_time = settings.main_time();
     let (inbox, commands) = mpsc::channel(256);
     let (events_out, _) = broadcast::channel(256);
     let mut room = Room {
@@ -268,6 +273,8 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         game_number: 1,
         swapped: false,
         deadline: None,
+        main_left: [main_time; 2],
+        turn_started_ms: 0,
         computer_thinking: false,
         last_activity: Instant::now(),
         events: events_out,
@@ -288,7 +295,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         let event: Event = serde_json::from_str(&record.data).map_err(|err| {
             ApiError::Stored(format!("stored event {} of room {id}: {err}", record.seq))
         })?;
-        room.replay(&event.kind);
+        room.replay(&event);
         room.frames.push(Frame::new(&event));
     }
     // A restart does not count against the player to move: the clock starts afresh.
@@ -300,14 +307,16 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
 
 impl Room {
     /// Applies a stored event to the room in memory, without storing it again.
-    fn replay(&mut self, kind: &EventKind) {
-        match kind {
+    fn replay(&mut self, event: &Event) {
+        match &event.kind {
             EventKind::Seated {
                 seat,
                 player,
                 name,
                 computer,
             } => {
+                // Play (and the clock) begins when the last seat is taken.
+                self.turn_started_ms = event.at;
                 if let Some(side) = side_named(seat) {
                     let token = self.seats[side.index()]
                         .take()
@@ -321,7 +330,10 @@ impl Room {
                     });
                 }
             }
-            EventKind::Move { mv, .. } => {
+            EventKind::Move { mv, side, .. } => {
+                if let Some(side) = side_named(side) {
+                    self.spend_main_time(side, event.at);
+                }
                 if let Err(err) = self.game.play_text(mv) {
                     tracing::error!(room = %self.record.id, %mv, %err, "stored move does not replay");
                 }
@@ -331,6 +343,8 @@ impl Room {
             EventKind::RematchOffered { seat } => self.rematch_offer = side_named(seat),
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
+                self.main_left = [self.settings.main_time(); 2];
+                self.turn_started_ms = event.at;
                 self.game_number = *game;
                 self.swapped = *swapped;
                 self.draw_offer = None;
@@ -442,7 +456,8 @@ impl Room {
     }
 
     /// Stores an event, then records it in memory and sends it to every connection.
-    async fn emit(&mut self, kind: EventKind) -> Result<(), ApiError> {
+    /// Returns when the event happened (unix milliseconds).
+    async fn emit(&mut self, kind: EventKind) -> Result<i64, ApiError> {
         let event = Event {
             seq: self.frames.len() as i64 + 1,
             at: now_ms(),
@@ -464,7 +479,7 @@ impl Room {
         self.frames.push(frame.clone());
         // No receiver is fine: nobody is watching.
         let _ = self.events.send(frame);
-        Ok(())
+        Ok(event.at)
     }
 
     fn frames_after(&self, since: i64) -> Vec<Arc<Frame>> {
@@ -670,6 +685,7 @@ impl Room {
         })
         .await?;
         self.game = self.fresh_game();
+        self.main_left = [self.settings.main_time(); 2];
         self.game_number += 1;
         self.swapped = swapped;
         self.draw_offer = None;
@@ -711,13 +727,15 @@ impl Room {
         let mut next = self.game.clone();
         let outcome = next.play_text(mv)?;
         let ply = self.game.moves_text().len() + 1;
-        self.emit(EventKind::Move {
-            ply,
-            side: side.name().to_owned(),
-            mv: mv.to_owned(),
-            computer,
-        })
-        .await?;
+        let at = self
+            .emit(EventKind::Move {
+                ply,
+                side: side.name().to_owned(),
+                mv: mv.to_owned(),
+                computer,
+            })
+            .await?;
+        self.spend_main_time(side, at);
         self.game = next;
         self.draw_offer = None;
         if let Some(outcome) = outcome {
@@ -900,12 +918,19 @@ impl Room {
 
     /// Starts the per-move clock for the side to move, if the room has one.
     fn restart_clock(&mut self) {
-        let seconds = self.settings.time_per_move;
-        self.deadline = (seconds > 0 && self.status() == RoomStatus::Playing).then(|| {
-            Instant::now()
-                + Duration::from_secs(u64::from(seconds))
-                + self.context.config.lag_allowance
-        });
+        self.turn_started_ms = now_ms();
+        let side = self.game.side_to_move();
+        let limit = self.main_left[side.index()] + self.settings.byoyomi();
+        self.deadline = (self.settings.has_clock() && self.status() == RoomStatus::Playing)
+            .then(|| Instant::now() + limit + self.context.config.lag_allowance);
+    }
+
+    /// `side` moved at `at`: the turn's time comes off its main time first.
+    fn spend_main_time(&mut self, side: Side, at: i64) {
+        let used = Duration::from_millis(u64::try_from(at - self.turn_started_ms).unwrap_or(0));
+        let left = &mut self.main_left[side.index()];
+        *left = left.saturating_sub(used);
+        self.turn_started_ms = at;
     }
 
     /// Whether the computer chooses the side to move's move.
@@ -956,9 +981,16 @@ impl Room {
     }
 
     fn clocks_json(&self) -> Value {
-        if self.settings.time_per_move == 0 {
+        if !self.settings.has_clock() {
             return Value::Null;
         }
+        let mut main_left = self.main_left;
+        if self.deadline.is_some() {
+            let used = u64::try_from(now_ms() - self.turn_started_ms).unwrap_or(0);
+            let left = &mut main_left[self.game.side_to_move().index()];
+            *left = left.saturating_sub(Duration::from_millis(used));
+        }
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let remaining = self.deadline.map(|deadline| {
             let left = deadline.saturating_duration_since(Instant::now());
             u64::try_from(
@@ -969,6 +1001,8 @@ impl Room {
         });
         json!({
             "time_per_move": self.settings.time_per_move,
+            "main_time": self.settings.main_time,
+            "main_left_ms": {"first": ms(main_left[0]), "second": ms(main_left[1])},
             "running": remaining.map(|_| self.game.side_to_move().name()),
             "remaining_ms": remaining,
         })

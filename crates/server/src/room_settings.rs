@@ -1,14 +1,20 @@
 //! A room's house rules as the API names them (platform spec table): the
 //! rules library's settings plus what only the server uses (clock, swap, rated).
 
+use std::time::Duration;
+
 use rules::Settings;
 use serde_json::{Map, Value, json};
 
 /// Every setting of a room.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomSettings {
-    /// `time_per_move`: seconds each move may take, 0 for no clock.
+    /// `time_per_move`: seconds each move may take, 0 for no clock; after
+    /// main time, the byoyomi (秒読み) period.
     pub time_per_move: u32,
+    /// `main_time`: seconds each player has for the whole game before the
+    /// per-move time applies, 0 for none.
+    pub main_time: u32,
     /// `swap_first_player`: who moves first changes after each game.
     pub swap_first_player: bool,
     /// `show_targets`: the browser shows the selected piece's targets.
@@ -23,6 +29,7 @@ impl Default for RoomSettings {
     fn default() -> RoomSettings {
         RoomSettings {
             time_per_move: 0,
+            main_time: 0,
             swap_first_player: true,
             show_targets: true,
             rated: false,
@@ -31,8 +38,10 @@ impl Default for RoomSettings {
     }
 }
 
-/// The longest clock a room may have: one hour per move.
+/// The longest per-move time: one hour.
 const MAX_TIME_PER_MOVE: u32 = 3600;
+/// The longest main time: six hours.
+const MAX_MAIN_TIME: u32 = 6 * 3600;
 
 impl RoomSettings {
     /// Reads the `settings` object of a request; missing keys keep their defaults.
@@ -65,6 +74,13 @@ impl RoomSettings {
                     .filter(|&n| n <= MAX_TIME_PER_MOVE)
                     .ok_or_else(|| bad("seconds from 0 (no clock) to 3600"))?;
             }
+            "main_time" => {
+                self.main_time = value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n <= MAX_MAIN_TIME)
+                    .ok_or_else(|| bad("seconds from 0 (none) to 21600"))?;
+            }
             "swap_first_player" => {
                 self.swap_first_player = value.as_bool().ok_or_else(|| bad("true or false"))?
             }
@@ -85,10 +101,26 @@ impl RoomSettings {
         Ok(())
     }
 
+    /// Whether the room plays with a clock.
+    pub fn has_clock(&self) -> bool {
+        self.time_per_move > 0 || self.main_time > 0
+    }
+
+    /// Each player's main time.
+    pub fn main_time(&self) -> Duration {
+        Duration::from_secs(u64::from(self.main_time))
+    }
+
+    /// The time for each move once the main time is used up.
+    pub fn byoyomi(&self) -> Duration {
+        Duration::from_secs(u64::from(self.time_per_move))
+    }
+
     /// All settings as a JSON object with the API's keys.
     pub fn to_json(&self) -> Value {
         let mut object = Map::new();
         object.insert("time_per_move".to_owned(), json!(self.time_per_move));
+        object.insert("main_time".to_owned(), json!(self.main_time));
         object.insert(
             "swap_first_player".to_owned(),
             json!(self.swap_first_player),

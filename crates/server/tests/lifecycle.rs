@@ -98,6 +98,47 @@ async fn running_out_of_time_loses() {
 }
 
 #[tokio::test]
+async fn main_time_runs_first_then_byoyomi() {
+    let config = Config {
+        lag_allowance: Duration::ZERO,
+        ..Config::default()
+    };
+    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let settings = json!({"main_time": 1, "time_per_move": 1});
+    let (id, first, second) = server.online_room("shogi", None, settings).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    let clocks = &room["clocks"];
+    assert_eq!(
+        (
+            clocks["main_time"].as_u64(),
+            clocks["time_per_move"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    // Main time and one byoyomi period: at most 2 s for the first move.
+    let remaining = clocks["remaining_ms"].as_u64().unwrap();
+    assert!((1_000..=2_000).contains(&remaining), "{clocks}");
+    // First thinks 1.2 s: the main second is gone, the move is in byoyomi.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(server.play(&id, &first, "7g7f").await.0, 200);
+    assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
+    let clocks = server.get(&format!("/api/v1/rooms/{id}")).await["clocks"].clone();
+    assert_eq!(clocks["main_left_ms"]["first"], 0, "{clocks}");
+    assert!(
+        clocks["main_left_ms"]["second"].as_u64().unwrap() > 500,
+        "{clocks}"
+    );
+    // Now first has only the byoyomi second.
+    let mut spectator = server.ws(&id, "since=4").await;
+    let end = spectator.next_of("end").await;
+    assert_eq!(
+        (end["reason"].as_str(), end["by"].as_str()),
+        (Some("timeout"), Some("first"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn the_computer_plays_for_an_away_player_until_they_come_back() {
     let config = Config {
         grace_period: Duration::from_millis(200),
