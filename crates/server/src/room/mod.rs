@@ -14,10 +14,13 @@ use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
+mod clock;
+mod view;
+
 use crate::computer::ComputerPlayer;
 use crate::error::ApiError;
 use crate::event::{Event, EventKind, Frame, side_named};
-use crate::lobby::{Lobby, RoomStatus, Summary};
+use crate::lobby::{Lobby, RoomStatus};
 use crate::ratings;
 use crate::room_settings::RoomSettings;
 use crate::{Config, ids};
@@ -391,14 +394,6 @@ impl Room {
         }
         // The registry starts the room again from the store when it is asked for.
         self.context.lobby.remove(&self.record.id);
-    }
-
-    /// When a finished room nobody watches may stop its task and free its memory.
-    fn idle_until(&self) -> Option<Instant> {
-        let watched =
-            self.presence.iter().any(|p| p.connections > 0) || self.events.receiver_count() > 0;
-        (self.status() == RoomStatus::Finished && !watched)
-            .then(|| self.last_activity + self.context.config.idle_room_timeout)
     }
 
     async fn handle(&mut self, command: Command) {
@@ -872,15 +867,6 @@ impl Room {
         }
     }
 
-    fn next_wake(&self) -> Option<Instant> {
-        let away = self.presence.iter().filter_map(|p| p.away_until);
-        self.deadline
-            .into_iter()
-            .chain(away)
-            .chain(self.idle_until())
-            .min()
-    }
-
     async fn on_timer(&mut self) {
         let now = Instant::now();
         if self.deadline.is_some_and(|deadline| deadline <= now) {
@@ -914,23 +900,6 @@ impl Room {
             }
         }
         self.computer_turn();
-    }
-
-    /// Starts the per-move clock for the side to move, if the room has one.
-    fn restart_clock(&mut self) {
-        self.turn_started_ms = now_ms();
-        let side = self.game.side_to_move();
-        let limit = self.main_left[side.index()] + self.settings.byoyomi();
-        self.deadline = (self.settings.has_clock() && self.status() == RoomStatus::Playing)
-            .then(|| Instant::now() + limit + self.context.config.lag_allowance);
-    }
-
-    /// `side` moved at `at`: the turn's time comes off its main time first.
-    fn spend_main_time(&mut self, side: Side, at: i64) {
-        let used = Duration::from_millis(u64::try_from(at - self.turn_started_ms).unwrap_or(0));
-        let left = &mut self.main_left[side.index()];
-        *left = left.saturating_sub(used);
-        self.turn_started_ms = at;
     }
 
     /// Whether the computer chooses the side to move's move.
@@ -967,100 +936,6 @@ impl Room {
                 .await
                 .unwrap_or(None);
             let _ = inbox.send(Command::ComputerMove(ply, choice)).await;
-        });
-    }
-
-    fn result_json(&self) -> Value {
-        let outcome = self.game.outcome();
-        json!({
-            "result": outcome.map(|o| o.winner.map_or("draw", Side::name)),
-            "reason": outcome.map(|o| o.reason.code()),
-            "side_to_move": self.game.side_to_move().name(),
-            "in_check": self.game.is_check(),
-        })
-    }
-
-    fn clocks_json(&self) -> Value {
-        if !self.settings.has_clock() {
-            return Value::Null;
-        }
-        let mut main_left = self.main_left;
-        if self.deadline.is_some() {
-            let used = u64::try_from(now_ms() - self.turn_started_ms).unwrap_or(0);
-            let left = &mut main_left[self.game.side_to_move().index()];
-            *left = left.saturating_sub(Duration::from_millis(used));
-        }
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        let remaining = self.deadline.map(|deadline| {
-            let left = deadline.saturating_duration_since(Instant::now());
-            u64::try_from(
-                left.saturating_sub(self.context.config.lag_allowance)
-                    .as_millis(),
-            )
-            .unwrap_or(u64::MAX)
-        });
-        json!({
-            "time_per_move": self.settings.time_per_move,
-            "main_time": self.settings.main_time,
-            "main_left_ms": {"first": ms(main_left[0]), "second": ms(main_left[1])},
-            "running": remaining.map(|_| self.game.side_to_move().name()),
-            "remaining_ms": remaining,
-        })
-    }
-
-    fn seat_json(&self, seat_name: Side) -> Value {
-        let Some(seat) = &self.seats[seat_name.index()] else {
-            return Value::Null;
-        };
-        let presence = &self.presence[seat_name.index()];
-        json!({
-            "side": self.side_of(seat_name).name(),
-            "player": seat.player,
-            "name": seat.name,
-            "computer": seat.computer,
-            "connected": presence.connections > 0,
-            "away": presence.away_until.is_some() || presence.taken_over,
-            "taken_over": presence.taken_over,
-        })
-    }
-
-    fn view(&self) -> Value {
-        json!({
-            "id": self.record.id,
-            "variant": self.record.variant,
-            "mode": self.mode.name(),
-            "level": self.record.level,
-            "settings": self.settings.to_json(),
-            "status": self.status().name(),
-            "start": self.game.start_text(),
-            "position": self.game.position_text(),
-            "moves": self.game.moves_text(),
-            "legal_moves": self.game.legal_moves_text(),
-            "side_to_move": self.game.side_to_move().name(),
-            "in_check": self.game.is_check(),
-            "result": self.result_json(),
-            "clocks": self.clocks_json(),
-            "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
-            "draw_offer": self.draw_offer.map(Side::name),
-            "rematch_offer": self.rematch_offer.map(Side::name),
-            "game": self.game_number,
-            "last_seq": self.frames.len(),
-        })
-    }
-
-    fn publish_summary(&self) {
-        self.context.lobby.update(Summary {
-            id: self.record.id.clone(),
-            variant: self.record.variant.clone(),
-            mode: self.mode,
-            settings: self.settings.to_json(),
-            status: self.status(),
-            created_at: self.record.created_at,
-            players: self
-                .seats
-                .iter()
-                .map(|seat| seat.as_ref().map(|seat| seat.name.clone()))
-                .collect(),
         });
     }
 }
