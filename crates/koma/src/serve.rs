@@ -26,6 +26,9 @@ pub(crate) struct ServeArgs {
     /// Seconds a seated player may be disconnected before the computer plays for them.
     #[arg(long, env = "KOMA_GRACE_PERIOD", default_value_t = 20)]
     grace_period: u64,
+    /// The computer's level (1-8) when it plays for an away player.
+    #[arg(long, env = "KOMA_TAKEOVER_LEVEL", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    takeover_level: u8,
     /// The site's public address for invitation links (default: the request's Host).
     #[arg(long, env = "KOMA_PUBLIC_URL")]
     public_url: Option<String>,
@@ -108,6 +111,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .context("cannot open the database")?;
     let config = server::Config {
         grace_period: Duration::from_secs(args.grace_period),
+        takeover_level: args.takeover_level,
         max_message_bytes: args.max_message_bytes,
         rooms_per_device_per_hour: args.rooms_per_hour,
         messages_per_second: args.messages_per_second,

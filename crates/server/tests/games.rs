@@ -473,3 +473,35 @@ async fn the_lobby_socket_sends_the_lobby_again_when_it_changes() {
     assert_eq!(lobby["rooms"][0]["variant"], "annan");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn under_illegal_move_loses_a_broken_rule_ends_the_game() {
+    let url = common::sqlite_url();
+    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let (id, first, _) = server
+        .online_room(
+            "shogi",
+            Some("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"),
+            json!({"illegal_move_loses": true}),
+        )
+        .await;
+    // Nifu loses instead of being refused; a move that cannot be made at all is still refused.
+    let (status, body) = server.play(&id, &first, "5i5g").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("own-piece-on-target")),
+        "{body}"
+    );
+    assert_eq!(server.play(&id, &first, "P*5e").await.0, 200);
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["result"]["result"], "second");
+    assert_eq!(room["result"]["reason"], "illegal-move");
+    assert_eq!(room["moves"], json!([]));
+    server.stop().await;
+    // Replaying the log after a restart gives the same end.
+    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["result"]["reason"], "illegal-move");
+    assert_eq!(room["status"], "finished");
+    server.stop().await;
+}

@@ -27,6 +27,7 @@ impl Room {
         self.turn_started_ms = at;
     }
 
+    /// The next moment a timer fires: the clock, a grace period or the idle timeout.
     pub(super) fn next_wake(&self) -> Option<Instant> {
         let away = self.presence.iter().filter_map(|p| p.away_until);
         self.deadline
