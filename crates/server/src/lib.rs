@@ -42,11 +42,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::StatusCode;
 use axum::routing::get;
 use store::Store;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use computer::{ComputerPlayer, FirstLegalMove};
@@ -149,7 +152,21 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .with_state(state)
         .layer(DefaultBodyLimit::max(limit))
-        .layer(TraceLayer::new_for_http())
+        // A response (not a stream or socket, which answer at once) within 15 s.
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(15),
+        ))
+        // The span names the route, not the URI: a URI may carry a seat token.
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|request: &Request<Body>| {
+                let route = request
+                    .extensions()
+                    .get::<MatchedPath>()
+                    .map_or("unknown", MatchedPath::as_str);
+                tracing::info_span!("request", method = %request.method(), route)
+            }),
+        )
 }
 
 /// Serves `state` on `listener` until `shutdown` completes; then stops
