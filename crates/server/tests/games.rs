@@ -504,4 +504,5 @@ async fn under_illegal_move_loses_a_broken_rule_ends_the_game() {
     assert_eq!(room["result"]["reason"], "illegal-move");
     assert_eq!(room["status"], "finished");
     server.stop().await;
+    common::remove_sqlite(&url);
 }

@@ -4,13 +4,15 @@ mod common;
 
 use std::time::Duration;
 
-use common::{TestServer, sqlite_url};
+use common::{TestServer, remove_sqlite, sqlite_url};
 use serde_json::json;
 use server::Config;
 
 #[tokio::test]
 async fn rooms_come_back_after_a_restart_on_the_same_database() {
-    restart(&sqlite_url()).await;
+    let url = sqlite_url();
+    restart(&url).await;
+    remove_sqlite(&url);
 }
 
 #[tokio::test]
@@ -81,7 +83,7 @@ async fn running_out_of_time_loses() {
         lag_allowance: Duration::ZERO,
         ..Config::default()
     };
-    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let server = TestServer::start_config(config).await;
     let (id, first, _) = server
         .online_room("xiangqi", None, json!({"time_per_move": 1}))
         .await;
@@ -103,7 +105,7 @@ async fn main_time_runs_first_then_byoyomi() {
         lag_allowance: Duration::ZERO,
         ..Config::default()
     };
-    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let server = TestServer::start_config(config).await;
     let settings = json!({"main_time": 1, "time_per_move": 1});
     let (id, first, second) = server.online_room("shogi", None, settings).await;
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
@@ -144,7 +146,7 @@ async fn the_computer_plays_for_an_away_player_until_they_come_back() {
         grace_period: Duration::from_millis(200),
         ..Config::default()
     };
-    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let server = TestServer::start_config(config).await;
     let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
     let mut ann = server.ws(&id, &format!("token={first}")).await;
     let bo = server.ws(&id, &format!("token={second}")).await;
@@ -244,7 +246,7 @@ async fn limits_on_size_rooms_and_messages() {
         messages_per_second: 5,
         ..Config::default()
     };
-    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let server = TestServer::start_config(config).await;
     let big = json!({"variant": "shogi", "name": "x".repeat(2000)});
     let (status, body) = server
         .request("POST", "/api/v1/rooms", None, Some(&big))
@@ -318,7 +320,8 @@ async fn shutdown_closes_sockets_with_a_reason() {
 
 #[tokio::test]
 async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
-    let server = TestServer::start().await;
+    let url = sqlite_url();
+    let server = TestServer::start_with(&url, Config::default()).await;
     let (id, ann, bo) = server.online_room("shogi", None, json!({})).await;
     let mut spectator = server.ws(&id, "").await;
     // Sennichite: the kings step out and back until the start position
@@ -384,7 +387,6 @@ async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
         ),
         (Some(2), Some(1), Some(1))
     );
-    let url = server.url.clone();
     server.stop().await;
 
     // The swaps survive a restart: replaying the log gives game 3, unswapped.
@@ -396,6 +398,7 @@ async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
     );
     assert_eq!(room["seats"]["second"]["side"], "second");
     server.stop().await;
+    remove_sqlite(&url);
 }
 
 #[tokio::test]
@@ -404,7 +407,7 @@ async fn an_idle_finished_room_leaves_memory_and_comes_back_when_asked_for() {
         idle_room_timeout: Duration::from_millis(100),
         ..Config::default()
     };
-    let server = TestServer::start_with(&sqlite_url(), config).await;
+    let server = TestServer::start_config(config).await;
     let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
     assert_eq!(server.play(&id, &first, "1e1d").await.0, 200);
     let (status, _) = server

@@ -32,17 +32,36 @@ pub fn sqlite_url() -> String {
     format!("sqlite://{}", path.display())
 }
 
+/// Deletes the SQLite files of `url` (the database, its WAL and shared memory).
+pub fn remove_sqlite(url: &str) {
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{path}{suffix}"));
+        }
+    }
+}
+
 /// A running server; dropping it does not stop it, `stop` does.
 pub struct TestServer {
     pub addr: SocketAddr,
     pub url: String,
+    /// Whether `stop` deletes the database (made for this server alone).
+    owns_database: bool,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
 
 impl TestServer {
+    /// A server on a fresh SQLite file, deleted when the server stops.
     pub async fn start() -> TestServer {
-        TestServer::start_with(&sqlite_url(), Config::default()).await
+        TestServer::start_config(Config::default()).await
+    }
+
+    /// The same with settings.
+    pub async fn start_config(config: Config) -> TestServer {
+        let mut server = TestServer::start_with(&sqlite_url(), config).await;
+        server.owns_database = true;
+        server
     }
 
     pub async fn start_with(url: &str, config: Config) -> TestServer {
@@ -59,6 +78,7 @@ impl TestServer {
         TestServer {
             addr,
             url: url.to_owned(),
+            owns_database: false,
             stop: Some(stop),
             task,
         }
@@ -72,6 +92,9 @@ impl TestServer {
             .expect("graceful shutdown within 10 s")
             .unwrap()
             .unwrap();
+        if self.owns_database {
+            remove_sqlite(&self.url);
+        }
     }
 
     /// One HTTP request; returns the status and the body (JSON if it parses, else a string).
