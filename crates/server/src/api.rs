@@ -532,9 +532,7 @@ async fn player(
 ) -> Result<Json<Value>, ApiError> {
     let name = match state.store.player_name(&id).await {
         Ok(name) => name,
-        Err(StoreError::NotFound) => {
-            return Err(ApiError::BadRequest(format!("no player with id '{id}'")));
-        }
+        Err(StoreError::NotFound) => return Err(ApiError::PlayerNotFound(id)),
         Err(err) => return Err(err.into()),
     };
     let counts = state.store.player_counts(&id).await?;

@@ -14,6 +14,9 @@ pub enum ApiError {
     /// No room with that id.
     #[error("no room with id '{0}'")]
     RoomNotFound(String),
+    /// No player with that id.
+    #[error("no player with id '{0}'")]
+    PlayerNotFound(String),
     /// The request needs a seat token and has none.
     #[error("this needs a seat token: send 'Authorization: Bearer <token>'")]
     MissingToken,
@@ -69,6 +72,7 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::RoomNotFound(_) => "room-not-found",
+            ApiError::PlayerNotFound(_) => "player-not-found",
             ApiError::MissingToken => "missing-token",
             ApiError::WrongToken => "wrong-token",
             ApiError::NotYourTurn => "not-your-turn",
@@ -88,7 +92,7 @@ impl ApiError {
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::RoomNotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::RoomNotFound(_) | ApiError::PlayerNotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MissingToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
             ApiError::NotYourTurn | ApiError::NoFreeSeat | ApiError::NotPlaying(_) => {

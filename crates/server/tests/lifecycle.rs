@@ -226,6 +226,13 @@ async fn rated_games_change_ratings_and_statistics() {
     assert_eq!(stats["variants"]["xiangqi"]["first_wins"], 1);
     assert_eq!(stats["variants"]["shogi"]["games"], 0);
 
+    let (status, body) = server
+        .request("GET", "/api/v1/players/nobody", None, None)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("player-not-found"))
+    );
     let (status, renamed) = server
         .request(
             "PUT",
