@@ -1,6 +1,6 @@
 //! The command line: argument parsing, the rules subcommands (`perft`,
 //! `moves`, `status`), records (`convert`) and the engine's (`usi`, `uci`,
-//! `ucci`, `bench`).
+//! `ucci`, `bench`); `serve` is in `serve.rs`.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -11,6 +11,7 @@ use notation::{Format, ParseRecordError, Record, WriteError};
 use rules::{AnyGame, AnyPosition, PlayError, SettingError, Settings, SetupError, Variant, perft};
 
 use crate::protocol::{self, Dialect};
+use crate::serve::ServeArgs;
 
 /// Koma: Shogi, Minishogi, Annan Shogi and Xiangqi.
 #[derive(Debug, Parser)]
@@ -22,6 +23,8 @@ pub(crate) struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the game server (what `koma` alone does).
+    Serve(ServeArgs),
     /// Count the legal move sequences of a given length (perft).
     ///
     /// With --divide, one `MOVE COUNT` line per legal move comes first; the last
@@ -129,6 +132,19 @@ fn settings_from(rules: &[String]) -> Result<Settings, CliError> {
     Ok(settings)
 }
 
+impl Args {
+    /// The server's settings when the command is `serve` or none at all;
+    /// otherwise the arguments back.
+    #[allow(clippy::result_large_err, reason = "called once, in main")]
+    pub(crate) fn into_serve(self) -> Result<ServeArgs, Args> {
+        match self.command {
+            None => Ok(ServeArgs::from_env()),
+            Some(Command::Serve(args)) => Ok(args),
+            Some(_) => Err(self),
+        }
+    }
+}
+
 /// Why a command failed; every one names its problem in one line.
 #[derive(Debug)]
 pub(crate) enum CliError {
@@ -186,9 +202,11 @@ impl From<io::Error> for CliError {
 }
 
 /// Runs the command, writing its output to `out` only once it has succeeded.
+/// `serve` is dispatched by `main` before this (see [`Args::into_serve`]);
+/// given here, it prints the help.
 pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let text = match args.command {
-        None => Args::command().render_help().to_string(),
+        None | Some(Command::Serve(_)) => Args::command().render_help().to_string(),
         Some(Command::Perft {
             game,
             depth,

@@ -231,10 +231,13 @@ fn illegal_move_loses_ends_the_game_instead() {
 }
 
 #[test]
-fn without_a_subcommand_it_prints_help() {
-    let out = stdout_of(&[]);
+fn help_lists_the_subcommands() {
+    let out = stdout_of(&["--help"]);
     assert!(
-        out.contains("perft") && out.contains("moves") && out.contains("status"),
+        out.contains("serve")
+            && out.contains("perft")
+            && out.contains("moves")
+            && out.contains("status"),
         "{out}"
     );
 }

@@ -1,0 +1,154 @@
+//! `koma serve` (also `koma` alone): the game server with its settings, from
+//! flags or `KOMA_*` environment variables.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+
+/// The server's settings.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The address and port to listen on.
+    #[arg(long, env = "KOMA_BIND", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// The directory for the SQLite database (`koma.sqlite`), created if missing.
+    #[arg(long, env = "KOMA_DATA_DIR", default_value = "./koma-data")]
+    data_dir: PathBuf,
+    /// A database URL instead: `sqlite://PATH` or `postgres://USER:PASSWORD@HOST/DB`.
+    #[arg(long, env = "KOMA_DATABASE_URL")]
+    database_url: Option<DatabaseUrl>,
+    /// Seconds a seated player may be disconnected before the computer plays for them.
+    #[arg(long, env = "KOMA_GRACE_PERIOD", default_value_t = 20)]
+    grace_period: u64,
+    /// The computer's level (1-8) when it plays for an away player.
+    #[arg(long, env = "KOMA_TAKEOVER_LEVEL", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    takeover_level: u8,
+    /// The site's public address for invitation links (default: the request's Host).
+    #[arg(long, env = "KOMA_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// The largest request body or WebSocket message, in bytes.
+    #[arg(long, env = "KOMA_MAX_MESSAGE_BYTES", default_value_t = 16 * 1024)]
+    max_message_bytes: usize,
+    /// How many rooms one IP address may create per hour.
+    #[arg(long, env = "KOMA_ROOMS_PER_HOUR", default_value_t = 100)]
+    rooms_per_hour: u32,
+    /// How many messages one WebSocket may send per second.
+    #[arg(long, env = "KOMA_MESSAGES_PER_SECOND", default_value_t = 20)]
+    messages_per_second: u32,
+    /// What to log: a level (`error`, `warn`, `info`, `debug`) or a tracing
+    /// filter such as `server=debug,info`.
+    #[arg(long, env = "KOMA_LOG", default_value = "info")]
+    log: String,
+}
+
+/// A database URL, never printed (it may hold a password).
+#[derive(Clone)]
+pub(crate) struct DatabaseUrl(String);
+
+impl FromStr for DatabaseUrl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<DatabaseUrl, String> {
+        Ok(DatabaseUrl(text.to_owned()))
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scheme = self.0.split_once(':').map_or("?", |(scheme, _)| scheme);
+        write!(f, "{scheme}://[redacted]")
+    }
+}
+
+/// `koma` alone: the serve settings from the environment and defaults.
+#[derive(Debug, Parser)]
+#[command(name = "koma serve")]
+struct ServeOnly {
+    #[command(flatten)]
+    args: ServeArgs,
+}
+
+impl ServeArgs {
+    /// The settings when no subcommand is given.
+    pub(crate) fn from_env() -> ServeArgs {
+        ServeOnly::parse_from(["koma"]).args
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// The log filter, data directory, database or listener cannot be set up.
+pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.log)
+        .with_context(|| format!("bad --log filter '{}'", args.log))?;
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?
+        .block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let url = match &args.database_url {
+        Some(url) => url.0.clone(),
+        None => {
+            std::fs::create_dir_all(&args.data_dir).with_context(|| {
+                format!("cannot create data directory {}", args.data_dir.display())
+            })?;
+            format!("sqlite://{}", args.data_dir.join("koma.sqlite").display())
+        }
+    };
+    let store = store::open(&url)
+        .await
+        .context("cannot open the database")?;
+    let config = server::Config {
+        grace_period: Duration::from_secs(args.grace_period),
+        takeover_level: args.takeover_level,
+        max_message_bytes: args.max_message_bytes,
+        rooms_per_device_per_hour: args.rooms_per_hour,
+        messages_per_second: args.messages_per_second,
+        public_url: args.public_url.clone(),
+        ..server::Config::default()
+    };
+    // The stand-in computer player until the engine crate is plugged in here.
+    let state = server::AppState::start(store, Arc::new(server::FirstLegalMove), config)
+        .await
+        .context("cannot recover rooms")?;
+    let listener = tokio::net::TcpListener::bind(args.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    tracing::info!(address = %listener.local_addr()?, "koma serves");
+    server::serve(listener, state, shutdown_signal())
+        .await
+        .context("server failed")
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}

@@ -1,0 +1,176 @@
+//! `koma` alone serves; a server killed with SIGKILL loses no acknowledged
+//! move; SIGTERM shuts it down cleanly.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn data_dir() -> PathBuf {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    std::env::temp_dir().join(format!("koma-serve-{}-{nanos}", std::process::id()))
+}
+
+/// Starts `koma` with `args` (and the settings as environment variables) and
+/// waits until it answers `/healthz`.
+fn start(args: &[&str], port: u16, data: &Path) -> Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .env("KOMA_BIND", format!("127.0.0.1:{port}"))
+        .env("KOMA_DATA_DIR", data)
+        .env("KOMA_LOG", "warn")
+        .spawn()
+        .expect("koma starts");
+    let started = Instant::now();
+    while request(port, "GET", "/healthz", None, None).is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "koma did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+/// One HTTP request: the status and the JSON body, or `None` if nobody listens.
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Option<(u16, Value)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body.as_bytes()).ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((
+        status,
+        serde_json::from_str(body).unwrap_or(Value::String(body.to_owned())),
+    ))
+}
+
+fn must(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
+    let (status, body) = request(port, method, path, token, body).expect("koma answers");
+    assert!(
+        status == 200 || status == 201,
+        "{method} {path}: {status} {body}"
+    );
+    body
+}
+
+#[test]
+fn acknowledged_moves_survive_sigkill_and_sigterm_stops_cleanly() {
+    let (port, data) = (free_port(), data_dir());
+    // No subcommand: `koma` is `koma serve`.
+    let mut koma = start(&[], port, &data);
+    let created = must(
+        port,
+        "POST",
+        "/api/v1/rooms",
+        None,
+        Some(json!({"variant": "shogi"})),
+    );
+    let id = created["id"].as_str().unwrap().to_owned();
+    let first = created["token"].as_str().unwrap().to_owned();
+    let joined = must(
+        port,
+        "POST",
+        &format!("/api/v1/rooms/{id}/join"),
+        None,
+        None,
+    );
+    let second = joined["token"].as_str().unwrap().to_owned();
+    let moves = format!("/api/v1/rooms/{id}/moves");
+    must(
+        port,
+        "POST",
+        &moves,
+        Some(&first),
+        Some(json!({"move": "7g7f"})),
+    );
+    must(
+        port,
+        "POST",
+        &moves,
+        Some(&second),
+        Some(json!({"move": "3c3d"})),
+    );
+    koma.kill().unwrap();
+    koma.wait().unwrap();
+    assert!(data.join("koma.sqlite").exists());
+
+    let mut koma = start(&["serve"], port, &data);
+    let room = must(port, "GET", &format!("/api/v1/rooms/{id}"), None, None);
+    assert_eq!(room["moves"], json!(["7g7f", "3c3d"]));
+    assert_eq!(room["status"], "playing");
+    // The seats and their tokens are back.
+    let (status, body) = request(
+        port,
+        "POST",
+        &moves,
+        Some(&second),
+        Some(json!({"move": "2g2f"})),
+    )
+    .unwrap();
+    assert_eq!(status, 409, "{body}");
+    let body = must(
+        port,
+        "POST",
+        &moves,
+        Some(&first),
+        Some(json!({"move": "2g2f"})),
+    );
+    assert_eq!(body["ply"], 3);
+
+    let terminate = Command::new("kill")
+        .args(["-TERM", &koma.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(terminate.success());
+    let status = koma.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_bad_database_url_is_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args([
+            "serve",
+            "--database-url",
+            "mysql://user:secret@localhost/koma",
+            "--bind",
+            "127.0.0.1:0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mysql") && !err.contains("secret"), "{err}");
+}

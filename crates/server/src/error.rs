@@ -1,0 +1,131 @@
+//! One error type for the API, mapped to a status and a `{code, message}` body
+//! in one place.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use rules::{ImpasseError, PlayError};
+use serde::Serialize;
+use store::StoreError;
+
+/// Why a request failed. Each names its reason for the client.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No room with that id.
+    #[error("no room with id '{0}'")]
+    RoomNotFound(String),
+    /// No player with that id.
+    #[error("no player with id '{0}'")]
+    PlayerNotFound(String),
+    /// The request needs a seat token and has none.
+    #[error("this needs a seat token: send 'Authorization: Bearer <token>'")]
+    MissingToken,
+    /// The token is not one of this room's seat tokens.
+    #[error("the token holds no seat in this room")]
+    WrongToken,
+    /// The token's seat may not do this now.
+    #[error("not your turn")]
+    NotYourTurn,
+    /// Both seats are taken.
+    #[error("no seat is free in this room")]
+    NoFreeSeat,
+    /// The game is not being played (waiting for a player, or over).
+    #[error("{0}")]
+    NotPlaying(&'static str),
+    /// The move text is not a move, or the move breaks a rule.
+    #[error("{0}")]
+    Move(#[from] PlayError),
+    /// An impasse claim the rules refuse.
+    #[error("{0}")]
+    Impasse(#[from] ImpasseError),
+    /// A malformed request (JSON, settings, variant, position ...).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The body is larger than the server accepts.
+    #[error("the request is larger than the server accepts")]
+    TooLarge,
+    /// A limit on rooms or messages was reached.
+    #[error("{0}")]
+    TooMany(String),
+    /// The server is shutting down.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// The database failed.
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+    /// The database holds a room this build cannot read.
+    #[error("stored room cannot be read: {0}")]
+    Stored(String),
+}
+
+/// The JSON body of every error response and WebSocket error frame.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    /// A stable kebab-case name of the error (for an illegal move, the rule).
+    pub code: &'static str,
+    /// A sentence for people.
+    pub message: String,
+}
+
+impl ApiError {
+    /// The stable kebab-case name clients match on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::RoomNotFound(_) => "room-not-found",
+            ApiError::PlayerNotFound(_) => "player-not-found",
+            ApiError::MissingToken => "missing-token",
+            ApiError::WrongToken => "wrong-token",
+            ApiError::NotYourTurn => "not-your-turn",
+            ApiError::NoFreeSeat => "no-free-seat",
+            ApiError::NotPlaying(_) => "not-playing",
+            ApiError::Move(PlayError::Parse(_)) => "bad-move-text",
+            ApiError::Move(PlayError::Illegal { reason, .. }) => reason.code(),
+            ApiError::Impasse(_) => "impasse-refused",
+            ApiError::BadRequest(_) => "bad-request",
+            ApiError::TooLarge => "too-large",
+            ApiError::TooMany(_) => "too-many",
+            ApiError::ShuttingDown => "shutting-down",
+            ApiError::Store(_) | ApiError::Stored(_) => "internal",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::RoomNotFound(_) | ApiError::PlayerNotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MissingToken => StatusCode::UNAUTHORIZED,
+            ApiError::WrongToken => StatusCode::FORBIDDEN,
+            ApiError::NotYourTurn | ApiError::NoFreeSeat | ApiError::NotPlaying(_) => {
+                StatusCode::CONFLICT
+            }
+            ApiError::Move(_) | ApiError::Impasse(_) | ApiError::BadRequest(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Store(_) | ApiError::Stored(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The body: the real message for client errors, a generic one (with the
+    /// detail logged once, here) for server errors.
+    pub fn body(&self) -> ErrorBody {
+        let message = if self.status().is_server_error() {
+            tracing::error!(error = %self, "request failed");
+            "internal error".to_owned()
+        } else {
+            self.to_string()
+        };
+        ErrorBody {
+            code: self.code(),
+            message,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(self.body())).into_response()
+    }
+}

@@ -1,0 +1,197 @@
+//! Koma's game server: rooms with seats and spectators, server-side clocks,
+//! away-player takeover, lobby, ratings and statistics, over an HTTP JSON API
+//! under `/api/v1` and one WebSocket per room. `API.md` describes the protocol.
+//!
+//! Each room is one task that owns its game ([`room`]); it checks moves with
+//! the `rules` crate and writes every event to the `store` before anyone hears
+//! of it. [`serve`] runs the router on a listener until a shutdown future fires,
+//! so tests start a real server on 127.0.0.1 with an ephemeral port.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! let store = store::open("sqlite://koma.sqlite").await?;
+//! let state = server::AppState::start(store, Arc::new(server::FirstLegalMove), server::Config::default()).await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! server::serve(listener, state, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Related crates: `rules` (legality), `store` (persistence), `koma` (`koma serve`).
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod api;
+mod computer;
+mod error;
+mod event;
+mod ids;
+mod lobby;
+mod openapi;
+mod ratings;
+mod room;
+mod room_settings;
+mod rooms;
+mod ws;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::StatusCode;
+use axum::routing::get;
+use store::Store;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+pub use computer::{ComputerPlayer, FirstLegalMove};
+pub use error::{ApiError, ErrorBody};
+pub use event::{Event, EventKind};
+pub use lobby::{Lobby, RoomStatus};
+pub use room::Mode;
+pub use room_settings::RoomSettings;
+pub use rooms::{NewRoom, Rooms};
+
+/// The server's own settings (the room settings are per room).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a seated player may be gone before the computer plays for them.
+    pub grace_period: Duration,
+    /// The computer's level when it plays for an away player.
+    pub takeover_level: u8,
+    /// Time added to every per-move clock for the network (lag compensation).
+    pub lag_allowance: Duration,
+    /// The largest request body or WebSocket message, in bytes.
+    pub max_message_bytes: usize,
+    /// How many rooms one device (IP address) may create per hour.
+    pub rooms_per_device_per_hour: u32,
+    /// How many messages one WebSocket may send per second (a burst of as many is allowed).
+    pub messages_per_second: u32,
+    /// How long a finished room nobody watches stays in memory.
+    pub idle_room_timeout: Duration,
+    /// The site's public address for invitation links (`https://koma.example`);
+    /// by default, taken from the request's `Host`.
+    pub public_url: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            grace_period: Duration::from_secs(20),
+            takeover_level: 4,
+            lag_allowance: Duration::from_millis(500),
+            max_message_bytes: 16 * 1024,
+            rooms_per_device_per_hour: 100,
+            messages_per_second: 20,
+            idle_room_timeout: Duration::from_secs(600),
+            public_url: None,
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The persistence.
+    pub store: Arc<dyn Store>,
+    /// The live rooms.
+    pub rooms: Rooms,
+    /// The server's settings.
+    pub config: Arc<Config>,
+    shutdown: Arc<watch::Sender<bool>>,
+}
+
+impl AppState {
+    /// The server's state over `store`, with every unfinished room brought back.
+    ///
+    /// # Errors
+    /// The store fails while rooms are recovered.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        computer: Arc<dyn ComputerPlayer>,
+        config: Config,
+    ) -> Result<AppState, ApiError> {
+        let (shutdown, signal) = watch::channel(false);
+        let config = Arc::new(config);
+        let rooms = Rooms::new(room::RoomContext {
+            store: store.clone(),
+            computer,
+            config: config.clone(),
+            lobby: Lobby::default(),
+            shutdown: signal,
+        });
+        let recovered = rooms.recover().await?;
+        tracing::info!(recovered, "rooms recovered from the store");
+        Ok(AppState {
+            store,
+            rooms,
+            config,
+            shutdown: Arc::new(shutdown),
+        })
+    }
+
+    /// A receiver that turns `true` when the server shuts down.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+}
+
+/// Every route: the API under `/api/v1` and `/healthz`.
+pub fn router(state: AppState) -> Router {
+    let limit = state.config.max_message_bytes;
+    Router::new()
+        .nest("/api/v1", api::routes())
+        .route("/healthz", get(|| async { "ok" }))
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(limit))
+        // A response (not a stream or socket, which answer at once) within 15 s.
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(15),
+        ))
+        // The span names the route, not the URI: a URI may carry a seat token.
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|request: &Request<Body>| {
+                let route = request
+                    .extensions()
+                    .get::<MatchedPath>()
+                    .map_or("unknown", MatchedPath::as_str);
+                tracing::info_span!("request", method = %request.method(), route)
+            }),
+        )
+}
+
+/// Serves `state` on `listener` until `shutdown` completes; then stops
+/// accepting, lets every room finish the command it is handling (so every
+/// acknowledged move is stored), closes WebSockets with a reason and returns.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let signal = state.shutdown.clone();
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            tracing::info!("shutting down");
+            let _ = signal.send(true);
+        })
+        .await
+}
+
+/// Waits until the shutdown signal turns `true` (or its sender is gone).
+pub(crate) async fn stopped(mut signal: watch::Receiver<bool>) {
+    let _ = signal.wait_for(|stop| *stop).await;
+}

@@ -1,0 +1,132 @@
+//! The lobby: a summary of every live room, kept up to date by the rooms
+//! themselves, read by `GET /lobby` and the lobby WebSocket.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use crate::room::Mode;
+
+/// Where a room's game stands.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum RoomStatus {
+    /// A seat is free.
+    Waiting,
+    /// Both seats are taken and the game goes on.
+    Playing,
+    /// The game is over.
+    Finished,
+}
+
+impl RoomStatus {
+    /// The API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        }
+    }
+}
+
+/// What the lobby shows of a room.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The room id.
+    pub id: String,
+    /// The variant.
+    pub variant: String,
+    /// How it is played.
+    pub mode: Mode,
+    /// Its settings as JSON.
+    pub settings: Value,
+    /// Where its game stands.
+    pub status: RoomStatus,
+    /// When it was created (unix milliseconds).
+    pub created_at: i64,
+    /// The display names in the two seats.
+    pub players: Vec<Option<String>>,
+}
+
+/// The summaries of all live rooms, and a signal that fires when one changes.
+#[derive(Clone, Debug)]
+pub struct Lobby {
+    rooms: Arc<Mutex<HashMap<String, Summary>>>,
+    changed: Arc<watch::Sender<u64>>,
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby {
+            rooms: Arc::default(),
+            changed: Arc::new(watch::channel(0).0),
+        }
+    }
+}
+
+impl Lobby {
+    /// Replaces a room's summary.
+    pub fn update(&self, summary: Summary) {
+        let mut rooms = self
+            .rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        rooms.insert(summary.id.clone(), summary);
+        drop(rooms);
+        self.changed.send_modify(|version| *version += 1);
+    }
+
+    /// Forgets a room whose task stopped.
+    pub fn remove(&self, id: &str) {
+        let mut rooms = self
+            .rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let removed = rooms.remove(id).is_some();
+        drop(rooms);
+        if removed {
+            self.changed.send_modify(|version| *version += 1);
+        }
+    }
+
+    /// A receiver that sees a new version after every change.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
+    }
+
+    /// The lobby JSON: open online rooms waiting for a player, newest first,
+    /// and the counts of rooms waiting and games being played.
+    pub fn json(&self) -> Value {
+        let rooms = self
+            .rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = |status| rooms.values().filter(|room| room.status == status).count();
+        let (waiting, playing) = (count(RoomStatus::Waiting), count(RoomStatus::Playing));
+        let mut open: Vec<&Summary> = rooms
+            .values()
+            .filter(|room| room.status == RoomStatus::Waiting && room.mode == Mode::Online)
+            .collect();
+        open.sort_by(|a, b| {
+            b.created_at
+                .cmp(&a.created_at)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        let open: Vec<Value> = open
+            .into_iter()
+            .take(200)
+            .map(|room| {
+                json!({
+                    "id": room.id,
+                    "variant": room.variant,
+                    "settings": room.settings,
+                    "created_at": room.created_at,
+                    "players": room.players,
+                })
+            })
+            .collect();
+        json!({ "rooms": open, "waiting": waiting, "playing": playing })
+    }
+}

@@ -1,0 +1,188 @@
+//! A room's house rules as the API names them (platform spec table): the
+//! rules library's settings plus what only the server uses (clock, swap, rated).
+
+use std::time::Duration;
+
+use rules::Settings;
+use serde_json::{Map, Value, json};
+
+/// Every setting of a room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomSettings {
+    /// `time_per_move`: seconds each move may take, 0 for no clock; after
+    /// main time, the byoyomi (秒読み) period.
+    pub time_per_move: u32,
+    /// `main_time`: seconds each player has for the whole game before the
+    /// per-move time applies, 0 for none.
+    pub main_time: u32,
+    /// `swap_first_player`: who moves first changes after each game.
+    pub swap_first_player: bool,
+    /// `show_targets`: the browser shows the selected piece's targets.
+    pub show_targets: bool,
+    /// `rated`: the game changes both players' ratings.
+    pub rated: bool,
+    /// The rules library's settings (`impasse`, `handicap`, `move_limit` ...).
+    pub rules: Settings,
+}
+
+impl Default for RoomSettings {
+    fn default() -> RoomSettings {
+        RoomSettings {
+            time_per_move: 0,
+            main_time: 0,
+            swap_first_player: true,
+            show_targets: true,
+            rated: false,
+            rules: Settings::default(),
+        }
+    }
+}
+
+/// The longest per-move time: one hour.
+const MAX_TIME_PER_MOVE: u32 = 3600;
+/// The longest main time: six hours.
+const MAX_MAIN_TIME: u32 = 6 * 3600;
+
+impl RoomSettings {
+    /// Reads the `settings` object of a request; missing keys keep their defaults.
+    ///
+    /// # Errors
+    /// A message naming the first unknown key or bad value.
+    pub fn from_json(value: &Value) -> Result<RoomSettings, String> {
+        let mut settings = RoomSettings::default();
+        let Some(object) = value.as_object() else {
+            return if value.is_null() {
+                Ok(settings)
+            } else {
+                Err("settings must be a JSON object".to_owned())
+            };
+        };
+        for (key, value) in object {
+            settings.set(key, value)?;
+        }
+        Ok(settings)
+    }
+
+    fn set(&mut self, key: &str, value: &Value) -> Result<(), String> {
+        let bad =
+            |expected: &str| format!("bad value {value} for setting '{key}' (expected {expected})");
+        match key {
+            "time_per_move" => {
+                self.time_per_move = value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n <= MAX_TIME_PER_MOVE)
+                    .ok_or_else(|| bad("seconds from 0 (no clock) to 3600"))?;
+            }
+            "main_time" => {
+                self.main_time = value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n <= MAX_MAIN_TIME)
+                    .ok_or_else(|| bad("seconds from 0 (none) to 21600"))?;
+            }
+            "swap_first_player" => {
+                self.swap_first_player = value.as_bool().ok_or_else(|| bad("true or false"))?
+            }
+            "show_targets" => {
+                self.show_targets = value.as_bool().ok_or_else(|| bad("true or false"))?
+            }
+            "rated" => self.rated = value.as_bool().ok_or_else(|| bad("true or false"))?,
+            _ => {
+                // The rules library takes its values as text: "27-point", "200", "true".
+                let text = match value {
+                    Value::String(text) => text.clone(),
+                    Value::Number(_) | Value::Bool(_) => value.to_string(),
+                    _ => return Err(bad("a string, number or boolean")),
+                };
+                self.rules.set(key, &text).map_err(|err| err.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the room plays with a clock.
+    pub fn has_clock(&self) -> bool {
+        self.time_per_move > 0 || self.main_time > 0
+    }
+
+    /// Each player's main time.
+    pub fn main_time(&self) -> Duration {
+        Duration::from_secs(u64::from(self.main_time))
+    }
+
+    /// The time for each move once the main time is used up.
+    pub fn byoyomi(&self) -> Duration {
+        Duration::from_secs(u64::from(self.time_per_move))
+    }
+
+    /// All settings as a JSON object with the API's keys.
+    pub fn to_json(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("time_per_move".to_owned(), json!(self.time_per_move));
+        object.insert("main_time".to_owned(), json!(self.main_time));
+        object.insert(
+            "swap_first_player".to_owned(),
+            json!(self.swap_first_player),
+        );
+        object.insert("show_targets".to_owned(), json!(self.show_targets));
+        object.insert("rated".to_owned(), json!(self.rated));
+        for (key, value) in self.rules.pairs() {
+            let value = match key {
+                "move_limit" => json!(self.rules.move_limit),
+                "illegal_move_loses" => json!(self.rules.illegal_move_loses),
+                _ => json!(value),
+            };
+            object.insert(key.to_owned(), value);
+        }
+        Value::Object(object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::Impasse;
+
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_platform_spec_defaults() {
+        let settings = RoomSettings::from_json(&json!({})).unwrap();
+        assert_eq!(settings, RoomSettings::default());
+        let json = settings.to_json();
+        assert_eq!(json["time_per_move"], 0);
+        assert_eq!(json["move_limit"], 0);
+        assert_eq!(json["swap_first_player"], true);
+        assert_eq!(json["show_targets"], true);
+        assert_eq!(json["handicap"], "even");
+        assert_eq!(json["impasse"], "24-point");
+        assert_eq!(json["annan_dead_piece"], "allowed-if-supported");
+        assert_eq!(json["annan_setup"], "standard");
+        assert_eq!(json["illegal_move_loses"], false);
+        assert_eq!(json["rated"], false);
+    }
+
+    #[test]
+    fn settings_round_trip_through_json() {
+        let given = json!({"time_per_move": 30, "impasse": "27-point", "move_limit": 200,
+            "rated": true, "illegal_move_loses": true});
+        let settings = RoomSettings::from_json(&given).unwrap();
+        assert_eq!(settings.rules.impasse, Impasse::TwentySevenPoint);
+        assert_eq!(settings.rules.move_limit, 200);
+        assert_eq!(
+            RoomSettings::from_json(&settings.to_json()).unwrap(),
+            settings
+        );
+    }
+
+    #[test]
+    fn bad_keys_and_values_are_named() {
+        let err = RoomSettings::from_json(&json!({"colour": "red"})).unwrap_err();
+        assert!(err.contains("colour"), "{err}");
+        let err = RoomSettings::from_json(&json!({"time_per_move": -5})).unwrap_err();
+        assert!(err.contains("time_per_move"), "{err}");
+        let err = RoomSettings::from_json(&json!({"impasse": "99-point"})).unwrap_err();
+        assert!(err.contains("impasse"), "{err}");
+        assert!(RoomSettings::from_json(&json!([1])).is_err());
+    }
+}

@@ -1,0 +1,280 @@
+//! A real server on 127.0.0.1 with an ephemeral port, a small HTTP/1.1 client
+//! and WebSocket clients (tokio-tungstenite) to talk to it.
+
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "each test file uses part of the harness"
+)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use server::{AppState, Config, FirstLegalMove};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A fresh SQLite URL in the temp directory.
+pub fn sqlite_url() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let path =
+        std::env::temp_dir().join(format!("koma-server-{}-{nanos}.sqlite", std::process::id()));
+    format!("sqlite://{}", path.display())
+}
+
+/// Deletes the SQLite files of `url` (the database, its WAL and shared memory).
+pub fn remove_sqlite(url: &str) {
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{path}{suffix}"));
+        }
+    }
+}
+
+/// A running server; dropping it does not stop it, `stop` does.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub url: String,
+    /// Whether `stop` deletes the database (made for this server alone).
+    owns_database: bool,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl TestServer {
+    /// A server on a fresh SQLite file, deleted when the server stops.
+    pub async fn start() -> TestServer {
+        TestServer::start_config(Config::default()).await
+    }
+
+    /// The same with settings.
+    pub async fn start_config(config: Config) -> TestServer {
+        let mut server = TestServer::start_with(&sqlite_url(), config).await;
+        server.owns_database = true;
+        server
+    }
+
+    pub async fn start_with(url: &str, config: Config) -> TestServer {
+        let store = store::open(url).await.unwrap();
+        let state = AppState::start(store, Arc::new(FirstLegalMove), config)
+            .await
+            .unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(server::serve(listener, state, async {
+            let _ = stopped.await;
+        }));
+        TestServer {
+            addr,
+            url: url.to_owned(),
+            owns_database: false,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// Shuts the server down gracefully and waits until it has.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("graceful shutdown within 10 s")
+            .unwrap()
+            .unwrap();
+        if self.owns_database {
+            remove_sqlite(&self.url);
+        }
+    }
+
+    /// One HTTP request; returns the status and the body (JSON if it parses, else a string).
+    pub async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let (status, text) = self
+            .request_text(method, path, token, body.map(Value::to_string).as_deref())
+            .await;
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    pub async fn request_text(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.addr).await.unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
+        if let Some(token) = token {
+            head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+        }
+        let body = body.unwrap_or("");
+        if !body.is_empty() {
+            head.push_str("Content-Type: application/json\r\n");
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(body.as_bytes()).await.unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.unwrap();
+        let response = String::from_utf8(response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_owned()
+        };
+        (status, body)
+    }
+
+    pub async fn get(&self, path: &str) -> Value {
+        let (status, body) = self.request("GET", path, None, None).await;
+        assert_eq!(status, 200, "GET {path}: {body}");
+        body
+    }
+
+    /// Creates a room; returns the creation answer.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, answer) = self
+            .request("POST", "/api/v1/rooms", None, Some(&body))
+            .await;
+        assert_eq!(status, 201, "{answer}");
+        answer
+    }
+
+    /// Creates an online room and takes the second seat: (id, first token, second token).
+    pub async fn online_room(
+        &self,
+        variant: &str,
+        position: Option<&str>,
+        settings: Value,
+    ) -> (String, String, String) {
+        let mut body =
+            json!({"variant": variant, "mode": "online", "settings": settings, "name": "Ann"});
+        if let Some(position) = position {
+            body["position"] = json!(position);
+        }
+        let created = self.create(body).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let (status, joined) = self
+            .request(
+                "POST",
+                &format!("/api/v1/rooms/{id}/join"),
+                None,
+                Some(&json!({"name": "Bo"})),
+            )
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        assert_eq!(joined["seat"], "second");
+        (
+            id,
+            created["token"].as_str().unwrap().to_owned(),
+            joined["token"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    pub async fn play(&self, id: &str, token: &str, mv: &str) -> (u16, Value) {
+        self.request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/moves"),
+            Some(token),
+            Some(&json!({"move": mv})),
+        )
+        .await
+    }
+
+    pub async fn ws(&self, id: &str, query: &str) -> Client {
+        let url = format!("ws://{}/api/v1/rooms/{id}/ws?{query}", self.addr);
+        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let mut client = Client { socket };
+        let welcome = client.next().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        client
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
+
+/// A WebSocket client of one room.
+pub struct Client {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    /// The next text frame as JSON (waits at most 10 s).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("a frame within 10 s")
+                .expect("the socket is open")
+                .unwrap();
+            match frame {
+                Message::Text(text) => return serde_json::from_str(text.as_str()).unwrap(),
+                Message::Close(frame) => {
+                    return json!({"type": "closed", "reason": frame.map(|f| f.reason.to_string())});
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next frame with a `type` of `kind`, skipping others.
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let frame = self.next().await;
+            if frame["type"] == kind {
+                return frame;
+            }
+        }
+    }
+
+    pub async fn send(&mut self, frame: Value) {
+        self.socket
+            .send(Message::text(frame.to_string()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn send_raw(&mut self, text: String) {
+        self.socket.send(Message::text(text)).await.unwrap();
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.socket.close(None).await;
+    }
+}

@@ -1,0 +1,508 @@
+//! Whole games over the real server: two players and a spectator on
+//! WebSockets, errors over HTTP, records and the event stream.
+
+mod common;
+
+use common::TestServer;
+use serde_json::json;
+
+/// Each game: a start position, quiet king (or chariot) moves, then a mate
+/// reasoned out by hand in the comment.
+const MATES: [(&str, &str, &[&str]); 4] = [
+    // A gold dropped on 5b, guarded by the pawn on 5c: the king on 5a has no square.
+    (
+        "shogi",
+        "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+        &["5i4i", "5a4a", "4i5i", "4a5a", "G*5b"],
+    ),
+    // The same on the 5x5 board: the gold on 3b is guarded by the pawn on 3c.
+    (
+        "minishogi",
+        "2k2/5/2P2/5/2K2 b G 1",
+        &["3e4e", "3a4a", "4e3e", "4a3a", "G*3b"],
+    ),
+    // Annan: a piece moves like the friendly piece behind it, so the guard is a
+    // gold (with a pawn behind, the dropped gold would move like a pawn).
+    (
+        "annan",
+        "4k4/9/4G4/9/9/9/9/9/4K4 b G 1",
+        &["5i4i", "5a4a", "4i5i", "4a5a", "G*5b"],
+    ),
+    // Two chariots: b9 checks along the 9th rank, a8 holds the 8th; d9 and f9
+    // are on the b9 chariot's line.
+    (
+        "xiangqi",
+        "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1",
+        &["b1c1", "e9f9", "c1b1", "f9e9", "b1b9"],
+    ),
+];
+
+#[tokio::test]
+async fn a_game_to_checkmate_in_each_variant_with_a_spectator() {
+    let server = TestServer::start().await;
+    for (variant, start, moves) in MATES {
+        let (id, first, second) = server.online_room(variant, Some(start), json!({})).await;
+        let mut players = [
+            server.ws(&id, &format!("token={first}")).await,
+            server.ws(&id, &format!("token={second}")).await,
+        ];
+        let mut spectator = server.ws(&id, "").await;
+        // The spectator gets the log from the start: both seats taken.
+        assert_eq!(spectator.next().await["type"], "seated");
+        assert_eq!(spectator.next().await["type"], "seated");
+        for (index, mv) in moves.iter().enumerate() {
+            let player = &mut players[index % 2];
+            player
+                .send(json!({"type": "move", "move": mv, "request_id": index}))
+                .await;
+            let ack = player.next_of("ack").await;
+            assert_eq!(ack["ply"], index + 1, "{variant} {mv}: {ack}");
+            assert_eq!(ack["request_id"], index);
+            let seen = spectator.next().await;
+            assert_eq!(seen["type"], "move", "{variant}: {seen}");
+            assert_eq!(seen["move"], *mv);
+            assert_eq!(
+                seen["side"],
+                if index % 2 == 0 { "first" } else { "second" }
+            );
+        }
+        let end = spectator.next().await;
+        assert_eq!(end["type"], "end", "{variant}: {end}");
+        assert_eq!(
+            (end["result"].as_str(), end["reason"].as_str()),
+            (Some("first"), Some("checkmate"))
+        );
+        let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+        assert_eq!(room["status"], "finished", "{variant}");
+        assert_eq!(room["variant"], variant);
+        assert_eq!(room["moves"], json!(moves));
+        assert_eq!(room["legal_moves"], json!([]));
+        assert_eq!(
+            room["result"],
+            json!({"result": "first", "reason": "checkmate", "side_to_move": "second", "in_check": true})
+        );
+        // After the game, a move is refused as not playing.
+        let (status, body) = server.play(&id, &second, moves[0]).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("not-playing")),
+            "{body}"
+        );
+        for player in players {
+            player.close().await;
+        }
+        spectator.close().await;
+    }
+    let stats = server.get("/api/v1/stats").await;
+    for (variant, _, _) in MATES {
+        let counts = &stats["variants"][variant];
+        assert_eq!(counts["games"], 1, "{stats}");
+        assert_eq!(counts["first_wins"], 1);
+        assert_eq!(counts["first_wins_percent"], 100.0);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_room_json_has_the_documented_fields() {
+    let server = TestServer::start().await;
+    let created = server
+        .create(json!({"variant": "shogi", "mode": "online", "settings": {"time_per_move": 30}}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(created["seat"], "first");
+    assert!(
+        created["invite_url"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/rooms/{id}"))
+    );
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["status"], "waiting");
+    assert_eq!(
+        room["position"],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert_eq!(room["moves"], json!([]));
+    // 30 legal moves at the start of shogi.
+    assert_eq!(room["legal_moves"].as_array().unwrap().len(), 30);
+    assert_eq!(room["side_to_move"], "first");
+    assert_eq!(room["settings"]["time_per_move"], 30);
+    assert_eq!(room["seats"]["second"], json!(null));
+    assert_eq!(room["seats"]["first"]["name"], "Anonymous");
+    // The clock does not run while a seat is free.
+    assert_eq!(room["clocks"]["running"], json!(null));
+    let lobby = server.get("/api/v1/lobby").await;
+    assert_eq!(lobby["waiting"], 1);
+    assert_eq!(lobby["rooms"][0]["id"], id);
+
+    let (status, joined) = server
+        .request("POST", &format!("/api/v1/rooms/{id}/join"), None, None)
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["status"], "playing");
+    assert_eq!(room["clocks"]["running"], "first");
+    let remaining = room["clocks"]["remaining_ms"].as_u64().unwrap();
+    assert!((25_000..=30_000).contains(&remaining), "{remaining}");
+    let lobby = server.get("/api/v1/lobby").await;
+    assert_eq!(
+        (lobby["waiting"].as_u64(), lobby["playing"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(lobby["rooms"], json!([]));
+
+    let (status, body) = server
+        .request("POST", &format!("/api/v1/rooms/{id}/join"), None, None)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("no-free-seat")),
+        "{body}"
+    );
+    let (status, body) = server
+        .request(
+            "GET",
+            "/api/v1/rooms/0123456789abcdef0123456789abcdef",
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("room-not-found")),
+        "{body}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bad_moves_and_bad_tokens_are_refused_with_the_reason() {
+    let server = TestServer::start().await;
+    // A pawn on 5g and one in hand: dropping it on the 5th file is nifu.
+    let (id, first, second) = server
+        .online_room("shogi", Some("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), json!({}))
+        .await;
+    let (status, body) = server.play(&id, &first, "P*5e").await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["code"], "nifu");
+    assert!(body["message"].as_str().unwrap().contains("nifu"), "{body}");
+    let (status, body) = server.play(&id, &first, "zz").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("bad-move-text")),
+        "{body}"
+    );
+    let (status, body) = server.play(&id, &second, "5a4a").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not-your-turn")),
+        "{body}"
+    );
+    let (status, body) = server
+        .play(&id, "0123456789abcdef0123456789abcdef", "5g5f")
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("wrong-token")),
+        "{body}"
+    );
+    let (status, body) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/moves"),
+            None,
+            Some(&json!({"move": "5g5f"})),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("missing-token")),
+        "{body}"
+    );
+    let (status, body) = server
+        .request_text(
+            "POST",
+            &format!("/api/v1/rooms/{id}/moves"),
+            Some(&first),
+            Some("{not json"),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("bad-request"), "{body}");
+    // None of that changed the game; a legal move still goes through.
+    let (status, body) = server.play(&id, &first, "5g5f").await;
+    assert_eq!((status, body["ply"].as_u64()), (200, Some(1)), "{body}");
+
+    // Over the WebSocket the same errors come as frames, and the socket stays open.
+    let mut ws = server.ws(&id, &format!("token={second}")).await;
+    ws.send(json!({"type": "move", "move": "5a5c", "request_id": "r1"}))
+        .await;
+    let error = ws.next_of("error").await;
+    assert_eq!(error["request_id"], "r1");
+    assert_eq!(error["code"], "cannot-reach", "{error}");
+    ws.send_raw("not json".to_owned()).await;
+    assert_eq!(ws.next_of("error").await["code"], "bad-request");
+    let mut spectator = server.ws(&id, "").await;
+    spectator.send(json!({"type": "resign"})).await;
+    assert_eq!(spectator.next_of("error").await["code"], "missing-token");
+    ws.send(json!({"type": "move", "move": "5a4a"})).await;
+    assert_eq!(ws.next_of("ack").await["ply"], 2);
+    let url = format!("ws://{}/api/v1/rooms/{id}/ws?token=wrong", server.addr);
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403);
+        }
+        other => panic!("a wrong token must be refused: {:?}", other.map(|_| ())),
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_spectator_reconnects_and_gets_exactly_what_it_missed() {
+    let server = TestServer::start().await;
+    let (id, first, second) = server.online_room("xiangqi", None, json!({})).await;
+    let mut spectator = server.ws(&id, "").await;
+    spectator.next().await;
+    let last = spectator.next().await["seq"].as_i64().unwrap();
+    assert_eq!(last, 2);
+    spectator.close().await;
+    for (token, mv) in [(&first, "h2e2"), (&second, "h9g7"), (&first, "h0g2")] {
+        assert_eq!(server.play(&id, token, mv).await.0, 200);
+    }
+    let mut spectator = server.ws(&id, &format!("since={last}")).await;
+    for (seq, mv) in [(3, "h2e2"), (4, "h9g7"), (5, "h0g2")] {
+        let event = spectator.next().await;
+        assert_eq!(
+            (event["seq"].as_i64(), event["move"].as_str()),
+            (Some(seq), Some(mv)),
+            "{event}"
+        );
+    }
+    assert_eq!(server.play(&id, &second, "i9h9").await.0, 200);
+    assert_eq!(spectator.next().await["seq"], 6);
+
+    // The same events as NDJSON.
+    let (status, text) = server
+        .request_text(
+            "GET",
+            &format!("/api/v1/rooms/{id}/events?since=3&follow=false"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let seqs: Vec<i64> = lines.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
+    assert_eq!(seqs, [4, 5, 6]);
+    assert_eq!(lines[2]["move"], "i9h9");
+
+    let (status, record) = server
+        .request_text("GET", &format!("/api/v1/rooms/{id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        record,
+        "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7 h0g2 i9h9\n"
+    );
+    let (status, body) = server
+        .request(
+            "GET",
+            &format!("/api/v1/rooms/{id}/record?format=sfen"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("bad-request")),
+        "{body}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn resignation_draw_agreement_and_impasse_refusal() {
+    let server = TestServer::start().await;
+    let (id, first, second) = server.online_room("shogi", None, json!({})).await;
+    let (status, body) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/impasse"),
+            Some(&first),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("impasse-refused")),
+        "{body}"
+    );
+    let (status, body) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/resign"),
+            Some(&second),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["result"], "first");
+    assert_eq!(body["result"]["reason"], "resignation");
+
+    let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
+    let draw = format!("/api/v1/rooms/{id}/draw");
+    let (status, body) = server.request("POST", &draw, Some(&first), None).await;
+    assert_eq!(
+        (status, body["draw"].as_str()),
+        (200, Some("offered")),
+        "{body}"
+    );
+    // A move withdraws the offer.
+    assert_eq!(server.play(&id, &first, "1e1d").await.0, 200, "first move");
+    let (_, body) = server.request("POST", &draw, Some(&second), None).await;
+    assert_eq!(body["draw"], "offered");
+    let (_, body) = server.request("POST", &draw, Some(&first), None).await;
+    assert_eq!(body["draw"], "agreed", "{body}");
+    assert_eq!(body["result"]["result"], "draw");
+    assert_eq!(body["result"]["reason"], "agreement");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn local_and_computer_rooms() {
+    let server = TestServer::start().await;
+    let created = server
+        .create(json!({"variant": "minishogi", "mode": "local"}))
+        .await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    // One token plays both sides.
+    assert_eq!(server.play(id, token, "1e1d").await.0, 200);
+    assert_eq!(server.play(id, token, "5a5b").await.0, 200);
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["status"], "playing");
+    assert_eq!(room["mode"], "local");
+
+    let created = server
+        .create(json!({"variant": "xiangqi", "mode": "computer", "level": 3}))
+        .await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let mut ws = server.ws(id, &format!("token={token}")).await;
+    ws.send(json!({"type": "move", "move": "h2e2"})).await;
+    assert_eq!(ws.next_of("ack").await["ply"], 1);
+    let mut reply = ws.next_of("move").await;
+    if reply["side"] == "first" {
+        reply = ws.next_of("move").await;
+    }
+    assert_eq!(reply["side"], "second");
+    assert_eq!(reply["computer"], true);
+    // The stand-in plays the alphabetically first legal move: the a-file soldier.
+    assert_eq!(reply["move"], "a6a5");
+    let (status, body) = server
+        .request(
+            "POST",
+            "/api/v1/rooms",
+            None,
+            Some(&json!({"mode": "computer", "level": 9})),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("bad-request")),
+        "{body}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_route() {
+    let server = TestServer::start().await;
+    let document = server.get("/api/v1/openapi.json").await;
+    assert_eq!(document["openapi"], "3.1.0");
+    let routes = [
+        "/rooms",
+        "/rooms/{id}",
+        "/rooms/{id}/join",
+        "/rooms/{id}/moves",
+        "/rooms/{id}/resign",
+        "/rooms/{id}/draw",
+        "/rooms/{id}/impasse",
+        "/rooms/{id}/rematch",
+        "/rooms/{id}/events",
+        "/rooms/{id}/ws",
+        "/rooms/{id}/record",
+        "/lobby",
+        "/lobby/ws",
+        "/stats",
+        "/players/{player}",
+        "/openapi.json",
+    ];
+    let paths = document["paths"].as_object().unwrap();
+    for route in routes {
+        assert!(paths.contains_key(route), "{route} is not in openapi.json");
+    }
+    assert_eq!(paths.len(), routes.len());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_lobby_socket_sends_the_lobby_again_when_it_changes() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/api/v1/lobby/ws", server.addr);
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let next =
+        |frame: Option<Result<tokio_tungstenite::tungstenite::Message, _>>| -> serde_json::Value {
+            serde_json::from_str(frame.unwrap().unwrap().to_text().unwrap()).unwrap()
+        };
+    use futures_util::StreamExt;
+    let lobby = next(socket.next().await);
+    assert_eq!(lobby["waiting"], 0);
+    let created = server.create(json!({"variant": "annan"})).await;
+    let lobby = next(socket.next().await);
+    assert_eq!(lobby["waiting"], 1);
+    assert_eq!(lobby["rooms"][0]["id"], created["id"]);
+    assert_eq!(lobby["rooms"][0]["variant"], "annan");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn under_illegal_move_loses_a_broken_rule_ends_the_game() {
+    let url = common::sqlite_url();
+    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let (id, first, _) = server
+        .online_room(
+            "shogi",
+            Some("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"),
+            json!({"illegal_move_loses": true}),
+        )
+        .await;
+    // Nifu loses instead of being refused; a move that cannot be made at all is still refused.
+    let (status, body) = server.play(&id, &first, "5i5g").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("own-piece-on-target")),
+        "{body}"
+    );
+    assert_eq!(server.play(&id, &first, "P*5e").await.0, 200);
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["result"]["result"], "second");
+    assert_eq!(room["result"]["reason"], "illegal-move");
+    assert_eq!(room["moves"], json!([]));
+    server.stop().await;
+    // Replaying the log after a restart gives the same end.
+    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["result"]["reason"], "illegal-move");
+    assert_eq!(room["status"], "finished");
+    server.stop().await;
+    common::remove_sqlite(&url);
+}

@@ -1,0 +1,440 @@
+//! What happens over time: restarts, clocks, away players, ratings, limits.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{TestServer, remove_sqlite, sqlite_url};
+use serde_json::json;
+use server::Config;
+
+#[tokio::test]
+async fn rooms_come_back_after_a_restart_on_the_same_database() {
+    let url = sqlite_url();
+    restart(&url).await;
+    remove_sqlite(&url);
+}
+
+#[tokio::test]
+async fn rooms_come_back_after_a_restart_on_postgres_when_given() {
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(url) => restart(&url).await,
+        Err(_) => eprintln!("TEST_DATABASE_URL is not set: PostgreSQL restart test skipped"),
+    }
+}
+
+async fn restart(url: &str) {
+    let server = TestServer::start_with(url, Config::default()).await;
+    let (id, first, second) = server
+        .online_room("annan", None, json!({"time_per_move": 60}))
+        .await;
+    assert_eq!(server.play(&id, &first, "7g7f").await.0, 200);
+    assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
+    let (finished, winner, _) = server.online_room("shogi", None, json!({})).await;
+    let (status, _) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{finished}/resign"),
+            Some(&winner),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    server.stop().await;
+
+    let server = TestServer::start_with(url, Config::default()).await;
+    // The unfinished room is live again: in the lobby counts, clock running afresh.
+    let lobby = server.get("/api/v1/lobby").await;
+    assert!(lobby["playing"].as_u64().unwrap() >= 1, "{lobby}");
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["moves"], json!(["7g7f", "3c3d"]));
+    assert_eq!(room["seats"]["first"]["name"], "Ann");
+    assert_eq!(room["clocks"]["running"], "first");
+    assert!(room["clocks"]["remaining_ms"].as_u64().unwrap() > 55_000);
+    let (status, body) = server.play(&id, &second, "2g2f").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not-your-turn"))
+    );
+    assert_eq!(server.play(&id, &first, "2g2f").await.1["ply"], 3);
+    // Every event is still numbered from 1, and new ones follow on.
+    let mut ws = server.ws(&id, "").await;
+    let seqs: Vec<i64> = [
+        ws.next().await,
+        ws.next().await,
+        ws.next().await,
+        ws.next().await,
+        ws.next().await,
+    ]
+    .iter()
+    .map(|event| event["seq"].as_i64().unwrap())
+    .collect();
+    assert_eq!(seqs, [1, 2, 3, 4, 5]);
+    // A finished room loads on demand.
+    let room = server.get(&format!("/api/v1/rooms/{finished}")).await;
+    assert_eq!(room["status"], "finished");
+    assert_eq!(room["result"]["reason"], "resignation");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn running_out_of_time_loses() {
+    let config = Config {
+        lag_allowance: Duration::ZERO,
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let (id, first, _) = server
+        .online_room("xiangqi", None, json!({"time_per_move": 1}))
+        .await;
+    let mut spectator = server.ws(&id, "").await;
+    assert_eq!(server.play(&id, &first, "h2e2").await.0, 200);
+    // Second to move, and nobody moves.
+    let end = spectator.next_of("end").await;
+    assert_eq!(end["result"], "first", "{end}");
+    assert_eq!(end["reason"], "timeout");
+    assert_eq!(end["by"], "second");
+    let move_at = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(move_at["status"], "finished");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn main_time_runs_first_then_byoyomi() {
+    let config = Config {
+        lag_allowance: Duration::ZERO,
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let settings = json!({"main_time": 1, "time_per_move": 1});
+    let (id, first, second) = server.online_room("shogi", None, settings).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    let clocks = &room["clocks"];
+    assert_eq!(
+        (
+            clocks["main_time"].as_u64(),
+            clocks["time_per_move"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    // Main time and one byoyomi period: at most 2 s for the first move.
+    let remaining = clocks["remaining_ms"].as_u64().unwrap();
+    assert!((1_000..=2_000).contains(&remaining), "{clocks}");
+    // First thinks 1.2 s: the main second is gone, the move is in byoyomi.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    assert_eq!(server.play(&id, &first, "7g7f").await.0, 200);
+    assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
+    let clocks = server.get(&format!("/api/v1/rooms/{id}")).await["clocks"].clone();
+    assert_eq!(clocks["main_left_ms"]["first"], 0, "{clocks}");
+    assert!(
+        clocks["main_left_ms"]["second"].as_u64().unwrap() > 500,
+        "{clocks}"
+    );
+    // Now first has only the byoyomi second.
+    let mut spectator = server.ws(&id, "since=4").await;
+    let end = spectator.next_of("end").await;
+    assert_eq!(
+        (end["reason"].as_str(), end["by"].as_str()),
+        (Some("timeout"), Some("first"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_computer_plays_for_an_away_player_until_they_come_back() {
+    let config = Config {
+        grace_period: Duration::from_millis(200),
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
+    let mut ann = server.ws(&id, &format!("token={first}")).await;
+    let bo = server.ws(&id, &format!("token={second}")).await;
+    bo.close().await;
+    let away = ann.next_of("away").await;
+    assert_eq!(
+        (away["seat"].as_str(), away["grace_ms"].as_u64()),
+        (Some("second"), Some(200))
+    );
+    assert_eq!(ann.next_of("takeover").await["seat"], "second");
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["seats"]["second"]["taken_over"], true);
+
+    ann.send(json!({"type": "move", "move": "1e1d"})).await;
+    let reply = loop {
+        let event = ann.next_of("move").await;
+        if event["side"] == "second" {
+            break event;
+        }
+    };
+    assert_eq!(reply["computer"], true, "{reply}");
+
+    // Bo is back: the computer stops.
+    let mut bo = server.ws(&id, &format!("token={second}")).await;
+    assert_eq!(ann.next_of("back").await["seat"], "second");
+    ann.send(json!({"type": "move", "move": "1d1c"})).await;
+    assert_eq!(ann.next_of("ack").await["ply"], 3);
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["side_to_move"], "second");
+    assert_eq!(room["seats"]["second"]["taken_over"], false);
+    bo.send(json!({"type": "resign"})).await;
+    assert_eq!(bo.next_of("ack").await["result"]["reason"], "resignation");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn rated_games_change_ratings_and_statistics() {
+    let server = TestServer::start().await;
+    let created = server
+        .create(json!({"variant": "xiangqi", "settings": {"rated": true}, "player": "ann-1", "name": "Ann"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let (status, joined) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/join"),
+            None,
+            Some(&json!({"player": "bo-1", "name": "Bo"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/resign"),
+            joined["token"].as_str(),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let ann = server.get("/api/v1/players/ann-1").await;
+    let bo = server.get("/api/v1/players/bo-1").await;
+    assert_eq!(ann["name"], "Ann");
+    assert_eq!(ann["variants"]["xiangqi"]["wins"], 1);
+    assert_eq!(bo["variants"]["xiangqi"]["losses"], 1);
+    // Glicko-2 from 1500 each: the winner gains what the loser loses.
+    let (a, b) = (
+        ann["variants"]["xiangqi"]["rating"].as_f64().unwrap(),
+        bo["variants"]["xiangqi"]["rating"].as_f64().unwrap(),
+    );
+    assert!(
+        a > 1500.0 && b < 1500.0 && (a - 1500.0 - (1500.0 - b)).abs() <= 1.0,
+        "{a} {b}"
+    );
+    assert_eq!(ann["variants"]["shogi"]["rating"], json!(null));
+    let stats = server.get("/api/v1/stats").await;
+    assert_eq!(stats["variants"]["xiangqi"]["first_wins"], 1);
+    assert_eq!(stats["variants"]["shogi"]["games"], 0);
+
+    let (status, body) = server
+        .request("GET", "/api/v1/players/nobody", None, None)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("player-not-found"))
+    );
+    let (status, renamed) = server
+        .request(
+            "PUT",
+            "/api/v1/players/ann-1",
+            None,
+            Some(&json!({"name": "  Annie "})),
+        )
+        .await;
+    assert_eq!((status, renamed["name"].as_str()), (200, Some("Annie")));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn limits_on_size_rooms_and_messages() {
+    let config = Config {
+        max_message_bytes: 1024,
+        rooms_per_device_per_hour: 3,
+        messages_per_second: 5,
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let big = json!({"variant": "shogi", "name": "x".repeat(2000)});
+    let (status, body) = server
+        .request("POST", "/api/v1/rooms", None, Some(&big))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (413, Some("too-large")),
+        "{body}"
+    );
+    let (id, first, _) = server.online_room("shogi", None, json!({})).await;
+    server.create(json!({})).await;
+    server.create(json!({})).await;
+    let (status, body) = server
+        .request("POST", "/api/v1/rooms", None, Some(&json!({})))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("too-many")),
+        "{body}"
+    );
+
+    let mut ws = server.ws(&id, &format!("token={first}&since=2")).await;
+    ws.send_raw(format!(
+        "{{\"type\": \"ping\", \"request_id\": \"{}\"}}",
+        "y".repeat(2000)
+    ))
+    .await;
+    assert_eq!(ws.next().await["code"], "too-large");
+    for n in 0..10 {
+        ws.send(json!({"type": "ping", "request_id": n})).await;
+    }
+    let mut codes = Vec::new();
+    for _ in 0..10 {
+        let frame = ws.next().await;
+        codes.push(
+            frame["code"]
+                .as_str()
+                .unwrap_or(frame["type"].as_str().unwrap())
+                .to_owned(),
+        );
+    }
+    // 5 per second (one already used by the oversized frame): pongs, then refusals.
+    assert_eq!(
+        codes.iter().filter(|c| *c == "pong").count(),
+        4,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| *c == "too-many").count(),
+        6,
+        "{codes:?}"
+    );
+    // The connection goes on.
+    ws.send(json!({"type": "move", "move": "7g7f"})).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    ws.send(json!({"type": "move", "move": "7g7f"})).await;
+    assert_eq!(ws.next_of("ack").await["ply"], 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn shutdown_closes_sockets_with_a_reason() {
+    let server = TestServer::start().await;
+    let (id, first, _) = server.online_room("shogi", None, json!({})).await;
+    let mut ws = server.ws(&id, &format!("token={first}")).await;
+    let stopping = tokio::spawn(server.stop());
+    let closed = ws.next_of("closed").await;
+    assert_eq!(closed["reason"], "server shutting down");
+    stopping.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
+    let url = sqlite_url();
+    let server = TestServer::start_with(&url, Config::default()).await;
+    let (id, ann, bo) = server.online_room("shogi", None, json!({})).await;
+    let mut spectator = server.ws(&id, "").await;
+    // Sennichite: the kings step out and back until the start position
+    // stands for the fourth time, after 12 plies.
+    let cycle = ["5i4h", "5a6b", "4h5i", "6b5a"];
+    for (n, mv) in cycle.iter().cycle().take(12).enumerate() {
+        let token = if n % 2 == 0 { &ann } else { &bo };
+        let (status, body) = server.play(&id, token, mv).await;
+        assert_eq!(status, 200, "ply {} {mv}: {body}", n + 1);
+    }
+    let end = spectator.next_of("end").await;
+    assert_eq!(
+        (end["result"].as_str(), end["reason"].as_str()),
+        (Some("draw"), Some("repetition"))
+    );
+    let new_game = spectator.next_of("new_game").await;
+    assert_eq!(
+        (new_game["game"].as_i64(), new_game["swapped"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["status"], "playing");
+    assert_eq!(room["game"], 2);
+    assert_eq!(room["moves"], json!([]));
+    assert_eq!(room["seats"]["first"]["side"], "second");
+    // Bo's seat now moves first.
+    assert_eq!(server.play(&id, &ann, "7g7f").await.0, 409);
+    assert_eq!(server.play(&id, &bo, "7g7f").await.1["ply"], 1);
+    let resign = format!("/api/v1/rooms/{id}/resign");
+    let (_, body) = server.request("POST", &resign, Some(&ann), None).await;
+    assert_eq!(body["result"]["result"], "first", "{body}");
+
+    let rematch = format!("/api/v1/rooms/{id}/rematch");
+    let (status, body) = server.request("POST", &rematch, Some(&ann), None).await;
+    assert_eq!(
+        (status, body["rematch"].as_str()),
+        (200, Some("offered")),
+        "{body}"
+    );
+    let (_, body) = server.request("POST", &rematch, Some(&bo), None).await;
+    assert_eq!(
+        (body["rematch"].as_str(), body["game"].as_i64()),
+        (Some("started"), Some(3)),
+        "{body}"
+    );
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["seats"]["first"]["side"], "first");
+    assert_eq!(server.play(&id, &ann, "7g7f").await.0, 200);
+    let (status, body) = server.request("POST", &rematch, Some(&ann), None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not-playing")),
+        "{body}"
+    );
+
+    // Game 1 drawn, game 2 won by the side that moved first (Bo).
+    let shogi = &server.get("/api/v1/stats").await["variants"]["shogi"];
+    assert_eq!(
+        (
+            shogi["games"].as_i64(),
+            shogi["first_wins"].as_i64(),
+            shogi["draws"].as_i64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    server.stop().await;
+
+    // The swaps survive a restart: replaying the log gives game 3, unswapped.
+    let server = TestServer::start_with(&url, Config::default()).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(
+        (room["game"].as_i64(), room["moves"].clone()),
+        (Some(3), json!(["7g7f"]))
+    );
+    assert_eq!(room["seats"]["second"]["side"], "second");
+    server.stop().await;
+    remove_sqlite(&url);
+}
+
+#[tokio::test]
+async fn an_idle_finished_room_leaves_memory_and_comes_back_when_asked_for() {
+    let config = Config {
+        idle_room_timeout: Duration::from_millis(100),
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
+    assert_eq!(server.play(&id, &first, "1e1d").await.0, 200);
+    let (status, _) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{id}/resign"),
+            Some(&second),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["moves"], json!(["1e1d"]));
+    assert_eq!(room["result"]["reason"], "resignation");
+    // A rematch in the room brought back works as in a live one.
+    let rematch = format!("/api/v1/rooms/{id}/rematch");
+    server.request("POST", &rematch, Some(&first), None).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (_, body) = server.request("POST", &rematch, Some(&second), None).await;
+    assert_eq!(body["rematch"], "started", "{body}");
+    server.stop().await;
+}

@@ -1,0 +1,296 @@
+//! The two backends. Their SQL is the same text (numbered `$N` parameters,
+//! `ON CONFLICT`, `FILTER`), so one macro writes both implementations and the
+//! differences live in the migrations and the connection options.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use crate::{
+    EventRecord, GameRecord, PlayerCounts, RatingRecord, Result, RoomRecord, SeatRecord, Store,
+    StoreError, VariantCounts,
+};
+
+/// Opens the database `url` names (`sqlite://PATH` or `postgres://...`) and
+/// brings its schema up to date.
+///
+/// # Errors
+/// An unknown scheme, a database that cannot be opened, or a failed migration.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>> {
+    if url.starts_with("sqlite:") {
+        Ok(Arc::new(SqliteStore::open(url).await?))
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::open(url).await?))
+    } else {
+        let scheme = url.split_once(':').map_or(url, |(scheme, _)| scheme);
+        Err(StoreError::UnknownScheme(scheme.to_owned()))
+    }
+}
+
+/// The embedded backend: one SQLite file in WAL mode.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the SQLite database at `url` and migrates it.
+    ///
+    /// # Errors
+    /// A bad URL, a file that cannot be opened, or a failed migration.
+    pub async fn open(url: &str) -> Result<SqliteStore> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // In WAL mode, NORMAL keeps every committed event through a crash
+            // of the process (SIGKILL included) and skips the fsync per
+            // commit; a power cut may lose the last moments (FULL would not,
+            // at one fsync per event).
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        Ok(SqliteStore { pool })
+    }
+}
+
+/// The PostgreSQL backend.
+#[derive(Clone)]
+pub struct PostgresStore {
+    pool: PgPool,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    // The URL holds the password, so it is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PostgresStore { .. }")
+    }
+}
+
+impl PostgresStore {
+    /// Connects to the PostgreSQL database at `url` and migrates it.
+    ///
+    /// # Errors
+    /// A bad URL, a server that cannot be reached, or a failed migration.
+    pub async fn open(url: &str) -> Result<PostgresStore> {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        Ok(PostgresStore { pool })
+    }
+}
+
+macro_rules! store_impl {
+    ($backend:ty) => {
+        #[async_trait]
+        impl Store for $backend {
+            async fn create_room(&self, room: &RoomRecord) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO rooms (id, variant, mode, level, settings, start, device, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(&room.id)
+                .bind(&room.variant)
+                .bind(&room.mode)
+                .bind(room.level)
+                .bind(&room.settings)
+                .bind(&room.start)
+                .bind(&room.device)
+                .bind(room.created_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn room(&self, id: &str) -> Result<RoomRecord> {
+                Ok(sqlx::query_as(
+                    "SELECT id, variant, mode, level, settings, start, device, created_at \
+                     FROM rooms WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_one(&self.pool)
+                .await?)
+            }
+
+            async fn unfinished_rooms(&self) -> Result<Vec<String>> {
+                Ok(sqlx::query_scalar(
+                    "SELECT id FROM rooms WHERE finished = 0 ORDER BY created_at, id",
+                )
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn set_finished(&self, id: &str, finished: bool) -> Result<()> {
+                sqlx::query("UPDATE rooms SET finished = $1 WHERE id = $2")
+                    .bind(i64::from(finished))
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn rooms_created_since(&self, device: &str, since: i64) -> Result<i64> {
+                Ok(sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM rooms WHERE device = $1 AND created_at >= $2",
+                )
+                .bind(device)
+                .bind(since)
+                .fetch_one(&self.pool)
+                .await?)
+            }
+
+            async fn take_seat(&self, seat: &SeatRecord) -> Result<()> {
+                sqlx::query("INSERT INTO seats (room_id, seat, token, player) VALUES ($1, $2, $3, $4)")
+                    .bind(&seat.room_id)
+                    .bind(&seat.seat)
+                    .bind(&seat.token)
+                    .bind(&seat.player)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>> {
+                Ok(sqlx::query_as(
+                    "SELECT room_id, seat, token, player FROM seats WHERE room_id = $1 ORDER BY seat",
+                )
+                .bind(room_id)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn append_event(&self, room_id: &str, event: &EventRecord) -> Result<()> {
+                sqlx::query("INSERT INTO events (room_id, seq, at, kind, data) VALUES ($1, $2, $3, $4, $5)")
+                    .bind(room_id)
+                    .bind(event.seq)
+                    .bind(event.at)
+                    .bind(&event.kind)
+                    .bind(&event.data)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn events(&self, room_id: &str, after: i64) -> Result<Vec<EventRecord>> {
+                Ok(sqlx::query_as(
+                    "SELECT seq, at, kind, data FROM events WHERE room_id = $1 AND seq > $2 ORDER BY seq",
+                )
+                .bind(room_id)
+                .bind(after)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn finish_game(&self, game: &GameRecord, ratings: &[RatingRecord]) -> Result<()> {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query(
+                    "INSERT INTO games (room_id, number, variant, rated, first_player, second_player, \
+                     winner, reason, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(&game.room_id)
+                .bind(game.number)
+                .bind(&game.variant)
+                .bind(i64::from(game.rated))
+                .bind(&game.first_player)
+                .bind(&game.second_player)
+                .bind(&game.winner)
+                .bind(&game.reason)
+                .bind(game.finished_at)
+                .execute(&mut *tx)
+                .await?;
+                for rating in ratings {
+                    sqlx::query(
+                        "INSERT INTO ratings (player, variant, rating, deviation, volatility, games) \
+                         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (player, variant) DO UPDATE SET \
+                         rating = excluded.rating, deviation = excluded.deviation, \
+                         volatility = excluded.volatility, games = excluded.games",
+                    )
+                    .bind(&rating.player)
+                    .bind(&rating.variant)
+                    .bind(rating.rating)
+                    .bind(rating.deviation)
+                    .bind(rating.volatility)
+                    .bind(rating.games)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn variant_counts(&self) -> Result<Vec<VariantCounts>> {
+                Ok(sqlx::query_as(
+                    "SELECT variant, \
+                     COUNT(*) FILTER (WHERE winner = 'first') AS first_wins, \
+                     COUNT(*) FILTER (WHERE winner = 'second') AS second_wins, \
+                     COUNT(*) FILTER (WHERE winner IS NULL) AS draws \
+                     FROM games GROUP BY variant ORDER BY variant",
+                )
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn player_counts(&self, player: &str) -> Result<Vec<PlayerCounts>> {
+                Ok(sqlx::query_as(
+                    "SELECT variant, \
+                     COUNT(*) FILTER (WHERE (winner = 'first' AND first_player = $1) \
+                        OR (winner = 'second' AND second_player = $1)) AS wins, \
+                     COUNT(*) FILTER (WHERE (winner = 'first' AND second_player = $1) \
+                        OR (winner = 'second' AND first_player = $1)) AS losses, \
+                     COUNT(*) FILTER (WHERE winner IS NULL) AS draws \
+                     FROM games WHERE first_player = $1 OR second_player = $1 \
+                     GROUP BY variant ORDER BY variant",
+                )
+                .bind(player)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn rating(&self, player: &str, variant: &str) -> Result<Option<RatingRecord>> {
+                Ok(sqlx::query_as(
+                    "SELECT player, variant, rating, deviation, volatility, games FROM ratings \
+                     WHERE player = $1 AND variant = $2",
+                )
+                .bind(player)
+                .bind(variant)
+                .fetch_optional(&self.pool)
+                .await?)
+            }
+
+            async fn set_player_name(&self, player: &str, name: &str) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO players (id, name) VALUES ($1, $2) \
+                     ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+                )
+                .bind(player)
+                .bind(name)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn player_name(&self, player: &str) -> Result<String> {
+                Ok(sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
+                    .bind(player)
+                    .fetch_one(&self.pool)
+                    .await?)
+            }
+        }
+    };
+}
+
+store_impl!(SqliteStore);
+store_impl!(PostgresStore);

@@ -1,0 +1,159 @@
+//! Koma's persistence: rooms, their seats and numbered events, finished games,
+//! players and ratings, behind one [`Store`] trait with two backends.
+//!
+//! - [`SqliteStore`]: the embedded default, one file in WAL mode, created if missing.
+//! - [`PostgresStore`]: for larger sites, chosen by a `postgres://` URL.
+//!
+//! [`open`] picks the backend from the URL scheme and runs the migrations of
+//! `migrations/sqlite` or `migrations/postgres` (the same numbered names in both).
+//!
+//! This crate is the only one that knows SQL. What it stores is text the server
+//! owns (settings and event data as JSON, positions as SFEN/FEN, moves as
+//! USI/ICCS), never internal indices of the rules crate.
+//!
+//! Related crates: `server` (the only user), `rules` (what the text means).
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod backend;
+mod records;
+
+use async_trait::async_trait;
+
+pub use backend::{PostgresStore, SqliteStore, open};
+pub use records::{
+    EventRecord, GameRecord, PlayerCounts, RatingRecord, RoomRecord, SeatRecord, VariantCounts,
+};
+
+/// What can go wrong with the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No such row (room, player ...).
+    #[error("not found")]
+    NotFound,
+    /// The row exists already (a seat taken, an event number used).
+    #[error("already exists")]
+    Conflict,
+    /// The database URL names no backend this build knows.
+    #[error("unknown database URL scheme in '{0}' (expected sqlite:// or postgres://)")]
+    UnknownScheme(String),
+    /// The database failed or could not be reached.
+    #[error("database error: {0}")]
+    Database(#[source] sqlx::Error),
+    /// A migration failed at start.
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(err: sqlx::Error) -> StoreError {
+        match err {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            other => StoreError::Database(other),
+        }
+    }
+}
+
+/// The result of every store operation.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Everything the server keeps across restarts.
+///
+/// A room's state is its record, its seats and its event log: replaying the
+/// events from the start rebuilds the game, so an acknowledged event is never lost.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Saves a new room.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the id is taken; database failures.
+    async fn create_room(&self, room: &RoomRecord) -> Result<()>;
+
+    /// The room with this id.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; database failures.
+    async fn room(&self, id: &str) -> Result<RoomRecord>;
+
+    /// The ids of every room whose last game is not over, oldest first: what a
+    /// restarted server brings back to life.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn unfinished_rooms(&self) -> Result<Vec<String>>;
+
+    /// Marks a room finished (its game ended) or open again (a rematch began).
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn set_finished(&self, id: &str, finished: bool) -> Result<()>;
+
+    /// How many rooms `device` created at or after `since` (unix milliseconds).
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn rooms_created_since(&self, device: &str, since: i64) -> Result<i64>;
+
+    /// Gives a seat to a player.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the seat is taken; database failures.
+    async fn take_seat(&self, seat: &SeatRecord) -> Result<()>;
+
+    /// The taken seats of a room.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>>;
+
+    /// Appends one numbered event to a room's log.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the number is used; database failures.
+    async fn append_event(&self, room_id: &str, event: &EventRecord) -> Result<()>;
+
+    /// The events of a room numbered above `after`, in order.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn events(&self, room_id: &str, after: i64) -> Result<Vec<EventRecord>>;
+
+    /// Records a finished game and, for rated games, both players' new ratings,
+    /// in one transaction.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if that game of the room is recorded; database failures.
+    async fn finish_game(&self, game: &GameRecord, ratings: &[RatingRecord]) -> Result<()>;
+
+    /// Finished games per variant, counted by result.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn variant_counts(&self) -> Result<Vec<VariantCounts>>;
+
+    /// One player's finished games per variant, counted by result.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn player_counts(&self, player: &str) -> Result<Vec<PlayerCounts>>;
+
+    /// A player's rating in a variant, if they played a rated game of it.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn rating(&self, player: &str, variant: &str) -> Result<Option<RatingRecord>>;
+
+    /// Sets a player's display name, creating the player if new.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn set_player_name(&self, player: &str, name: &str) -> Result<()>;
+
+    /// A player's display name.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; database failures.
+    async fn player_name(&self, player: &str) -> Result<String>;
+}

@@ -1,0 +1,114 @@
+//! The rows the store reads and writes, as plain values.
+
+/// A room as created: what never changes after.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct RoomRecord {
+    /// The unguessable id in the invitation link.
+    pub id: String,
+    /// `shogi`, `minishogi`, `annan` or `xiangqi`.
+    pub variant: String,
+    /// `online`, `local` or `computer`.
+    pub mode: String,
+    /// The computer's level (1-8) in `computer` mode, else 0.
+    pub level: i64,
+    /// The room's settings as the server's JSON text.
+    pub settings: String,
+    /// The start position as SFEN or FEN.
+    pub start: String,
+    /// The device that created the room (for the rooms-per-device limit).
+    pub device: String,
+    /// When it was created, in unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A taken seat.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct SeatRecord {
+    /// The room.
+    pub room_id: String,
+    /// `first` or `second`: the seat's side in the room's first game.
+    pub seat: String,
+    /// The secret that lets its holder act for the seat.
+    pub token: String,
+    /// The anonymous player id of the device in the seat (`computer` for the engine).
+    pub player: String,
+}
+
+/// One numbered event of a room.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct EventRecord {
+    /// The event's number: 1, 2, 3 ... per room.
+    pub seq: i64,
+    /// When it happened, in unix milliseconds.
+    pub at: i64,
+    /// What kind of event (`move`, `end` ...), as the server names it.
+    pub kind: String,
+    /// The event's details as the server's JSON text.
+    pub data: String,
+}
+
+/// A finished game, for statistics.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct GameRecord {
+    /// The room it was played in.
+    pub room_id: String,
+    /// Which game of the room: 1, 2 ... (rematches).
+    pub number: i64,
+    /// The variant.
+    pub variant: String,
+    /// Whether it changed ratings.
+    pub rated: bool,
+    /// The player who moved first.
+    pub first_player: String,
+    /// The player who moved second.
+    pub second_player: String,
+    /// `first`, `second`, or `None` for a draw.
+    pub winner: Option<String>,
+    /// The end reason's code (`checkmate`, `resignation` ...).
+    pub reason: String,
+    /// When it ended, in unix milliseconds.
+    pub finished_at: i64,
+}
+
+/// A Glicko-2 rating of one player in one variant.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct RatingRecord {
+    /// The player.
+    pub player: String,
+    /// The variant.
+    pub variant: String,
+    /// The rating.
+    pub rating: f64,
+    /// The rating deviation.
+    pub deviation: f64,
+    /// The rating volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+/// Finished games of one variant, counted by result.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct VariantCounts {
+    /// The variant.
+    pub variant: String,
+    /// Games the first player won.
+    pub first_wins: i64,
+    /// Games the second player won.
+    pub second_wins: i64,
+    /// Drawn games.
+    pub draws: i64,
+}
+
+/// One player's finished games of one variant, counted by result.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct PlayerCounts {
+    /// The variant.
+    pub variant: String,
+    /// Games the player won.
+    pub wins: i64,
+    /// Games the player lost.
+    pub losses: i64,
+    /// Drawn games.
+    pub draws: i64,
+}

@@ -1,0 +1,237 @@
+//! One conformance suite for every backend: SQLite always, PostgreSQL when
+//! `TEST_DATABASE_URL` names a database (`.ci/run` starts one).
+//!
+//! Every id is made unique per run, so the suite may run again on the same
+//! PostgreSQL database.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store, StoreError};
+
+fn unique(prefix: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{prefix}-{}-{nanos}", std::process::id())
+}
+
+fn room(id: &str, device: &str, created_at: i64) -> RoomRecord {
+    RoomRecord {
+        id: id.to_owned(),
+        variant: "shogi".to_owned(),
+        mode: "online".to_owned(),
+        level: 0,
+        settings: r#"{"time_per_move":0}"#.to_owned(),
+        start: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".to_owned(),
+        device: device.to_owned(),
+        created_at,
+    }
+}
+
+fn event(seq: i64, kind: &str, data: &str) -> EventRecord {
+    EventRecord {
+        seq,
+        at: 1_000 + seq,
+        kind: kind.to_owned(),
+        data: data.to_owned(),
+    }
+}
+
+async fn rooms_and_seats(store: &dyn Store) {
+    let device = unique("device");
+    let id = unique("room");
+    store.create_room(&room(&id, &device, 5_000)).await.unwrap();
+    assert_eq!(store.room(&id).await.unwrap(), room(&id, &device, 5_000));
+    assert!(matches!(
+        store.create_room(&room(&id, &device, 6_000)).await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(matches!(
+        store.room("no-such-room").await,
+        Err(StoreError::NotFound)
+    ));
+
+    let other = unique("room");
+    store
+        .create_room(&room(&other, &device, 9_000))
+        .await
+        .unwrap();
+    assert_eq!(store.rooms_created_since(&device, 0).await.unwrap(), 2);
+    assert_eq!(store.rooms_created_since(&device, 6_000).await.unwrap(), 1);
+
+    let unfinished = store.unfinished_rooms().await.unwrap();
+    assert!(unfinished.contains(&id) && unfinished.contains(&other));
+    store.set_finished(&id, true).await.unwrap();
+    let unfinished = store.unfinished_rooms().await.unwrap();
+    assert!(!unfinished.contains(&id) && unfinished.contains(&other));
+    store.set_finished(&id, false).await.unwrap();
+    assert!(store.unfinished_rooms().await.unwrap().contains(&id));
+
+    let seat = SeatRecord {
+        room_id: id.clone(),
+        seat: "first".to_owned(),
+        token: "secret-1".to_owned(),
+        player: "alice".to_owned(),
+    };
+    store.take_seat(&seat).await.unwrap();
+    let taken_again = SeatRecord {
+        token: "secret-2".to_owned(),
+        ..seat.clone()
+    };
+    assert!(matches!(
+        store.take_seat(&taken_again).await,
+        Err(StoreError::Conflict)
+    ));
+    let second = SeatRecord {
+        seat: "second".to_owned(),
+        token: "secret-3".to_owned(),
+        player: "bob".to_owned(),
+        ..seat.clone()
+    };
+    store.take_seat(&second).await.unwrap();
+    assert_eq!(store.seats(&id).await.unwrap(), vec![seat, second]);
+    assert!(store.seats(&other).await.unwrap().is_empty());
+}
+
+async fn event_log(store: &dyn Store) {
+    let id = unique("room");
+    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    let log = [
+        event(1, "seat", r#"{"seat":"first"}"#),
+        event(2, "move", r#"{"move":"7g7f"}"#),
+        event(3, "move", r#"{"move":"3c3d"}"#),
+    ];
+    for e in &log {
+        store.append_event(&id, e).await.unwrap();
+    }
+    assert!(matches!(
+        store.append_event(&id, &event(2, "move", "{}")).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(store.events(&id, 0).await.unwrap(), log);
+    assert_eq!(store.events(&id, 1).await.unwrap(), log[1..]);
+    assert!(store.events(&id, 3).await.unwrap().is_empty());
+    assert!(store.events("no-such-room", 0).await.unwrap().is_empty());
+}
+
+async fn games_counts_and_ratings(store: &dyn Store) {
+    // A variant name of its own keeps the counts of earlier runs out.
+    let variant = unique("variant");
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let id = unique("room");
+    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    let results = [Some("first"), Some("first"), Some("second"), None];
+    for (number, winner) in (1..).zip(results) {
+        // Alice moves first in odd games, Bob in even ones.
+        let (first, second) = if number % 2 == 1 {
+            (&alice, &bob)
+        } else {
+            (&bob, &alice)
+        };
+        let game = GameRecord {
+            room_id: id.clone(),
+            number,
+            variant: variant.clone(),
+            rated: true,
+            first_player: first.clone(),
+            second_player: second.clone(),
+            winner: winner.map(str::to_owned),
+            reason: if winner.is_some() {
+                "checkmate"
+            } else {
+                "agreement"
+            }
+            .to_owned(),
+            finished_at: 10 + number,
+        };
+        let rating = RatingRecord {
+            player: alice.clone(),
+            variant: variant.clone(),
+            rating: 1500.0 + number as f64,
+            deviation: 300.0,
+            volatility: 0.06,
+            games: number,
+        };
+        store.finish_game(&game, &[rating]).await.unwrap();
+        if number == 1 {
+            assert!(matches!(
+                store.finish_game(&game, &[]).await,
+                Err(StoreError::Conflict)
+            ));
+        }
+    }
+    let counts = store.variant_counts().await.unwrap();
+    let mine = counts.iter().find(|c| c.variant == variant).unwrap();
+    assert_eq!((mine.first_wins, mine.second_wins, mine.draws), (2, 1, 1));
+
+    let alice_counts = store.player_counts(&alice).await.unwrap();
+    assert_eq!(alice_counts.len(), 1);
+    let c = &alice_counts[0];
+    // Game 1: Alice first, first won: win. Game 2: Bob first, first won: loss.
+    // Game 3: Alice first, second won: loss. Game 4: draw.
+    assert_eq!((c.wins, c.losses, c.draws), (1, 2, 1));
+
+    let rating = store.rating(&alice, &variant).await.unwrap().unwrap();
+    assert_eq!((rating.rating, rating.games), (1504.0, 4));
+    assert_eq!(store.rating(&bob, &variant).await.unwrap(), None);
+}
+
+async fn players(store: &dyn Store) {
+    let player = unique("player");
+    assert!(matches!(
+        store.player_name(&player).await,
+        Err(StoreError::NotFound)
+    ));
+    store.set_player_name(&player, "Sakura").await.unwrap();
+    store.set_player_name(&player, "Sakura 2").await.unwrap();
+    assert_eq!(store.player_name(&player).await.unwrap(), "Sakura 2");
+}
+
+async fn conformance(store: Arc<dyn Store>) {
+    rooms_and_seats(&*store).await;
+    event_log(&*store).await;
+    games_counts_and_ratings(&*store).await;
+    players(&*store).await;
+}
+
+#[tokio::test]
+async fn sqlite_conforms_and_keeps_data_across_reopening() {
+    let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-store")));
+    let url = format!("sqlite://{}", path.display());
+    let store = store::open(&url).await.unwrap();
+    conformance(store.clone()).await;
+    let id = unique("room");
+    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    store
+        .append_event(&id, &event(1, "move", "{}"))
+        .await
+        .unwrap();
+    drop(store);
+    // Opening again runs the migrations again (a no-op) and finds the data.
+    let again = store::open(&url).await.unwrap();
+    assert_eq!(
+        again.events(&id, 0).await.unwrap(),
+        [event(1, "move", "{}")]
+    );
+    drop(again);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+#[tokio::test]
+async fn postgres_conforms_when_a_test_database_is_given() {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: PostgreSQL store tests skipped");
+        return;
+    };
+    conformance(store::open(&url).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn an_unknown_scheme_is_named() {
+    let err = store::open("mysql://localhost/koma").await.err().unwrap();
+    assert!(err.to_string().contains("mysql"), "{err}");
+}
