@@ -29,6 +29,10 @@ pub(crate) struct ServeArgs {
     /// The computer's level (1-8) when it plays for an away player.
     #[arg(long, env = "KOMA_TAKEOVER_LEVEL", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     takeover_level: u8,
+    /// The longest the computer thinks about one move, in milliseconds (its
+    /// level may stop it sooner).
+    #[arg(long, env = "KOMA_COMPUTER_MOVE_MS", default_value_t = 1000)]
+    computer_move_ms: u64,
     /// The site's public address for invitation links (default: the request's Host).
     #[arg(long, env = "KOMA_PUBLIC_URL")]
     public_url: Option<String>,
@@ -118,8 +122,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         public_url: args.public_url.clone(),
         ..server::Config::default()
     };
-    // The stand-in computer player until the engine crate is plugged in here.
-    let state = server::AppState::start(store, Arc::new(server::FirstLegalMove), config)
+    let computer = server::EnginePlayer::new(Duration::from_millis(args.computer_move_ms));
+    let state = server::AppState::start(store, Arc::new(computer), config)
         .await
         .context("cannot recover rooms")?;
     let listener = tokio::net::TcpListener::bind(args.bind)

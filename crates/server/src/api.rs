@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream;
+use notation::Format;
 use rules::{Side, Variant};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -454,37 +455,14 @@ async fn record(
     Query(query): Query<RecordQuery>,
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
-    let (variant, start, moves) = room.ask(Command::Record).await?;
-    let native = if variant == Variant::Xiangqi {
-        "fen"
-    } else {
-        "sfen"
+    let record = room.ask(Command::Record).await?;
+    let format = match query.format.as_deref() {
+        None => Format::Position,
+        Some(name) => name.parse::<Format>().map_err(ApiError::BadRequest)?,
     };
-    let format = query.format.as_deref().unwrap_or(native);
-    match format {
-        "sfen" | "fen" if format == native => {}
-        "sfen" | "fen" => {
-            return Err(ApiError::BadRequest(format!(
-                "{variant} records are written as {native}, not {format}"
-            )));
-        }
-        "kif" | "csa" => {
-            return Err(ApiError::BadRequest(format!(
-                "the {format} format is not available yet (only sfen and fen)"
-            )));
-        }
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "unknown record format '{other}' (expected sfen or fen)"
-            )));
-        }
-    }
-    let mut text = format!("{format} {start}");
-    if !moves.is_empty() {
-        text.push_str(" moves ");
-        text.push_str(&moves.join(" "));
-    }
-    text.push('\n');
+    let text = record
+        .write(format)
+        .map_err(|err| ApiError::BadRequest(err.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 

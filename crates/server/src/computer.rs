@@ -1,6 +1,10 @@
 //! Who chooses the moves of a computer seat (computer rooms, and away players
 //! after the grace period).
 
+use std::sync::Mutex;
+use std::time::Duration;
+
+use engine::{Decision, Engine, EngineOptions, Level, Limits};
 use rules::AnyGame;
 
 /// Chooses a move for the side to move. Called on a blocking thread
@@ -10,8 +14,77 @@ pub trait ComputerPlayer: Send + Sync + 'static {
     fn choose(&self, game: &AnyGame, level: u8) -> Option<String>;
 }
 
-/// The stand-in until the engine crate lands: the first legal move in
-/// alphabetical order, at every level. Deterministic, so tests can predict it.
+/// The engine at the requested level, each search also bounded by a move
+/// time. Engines are pooled so that their hash tables are allocated once,
+/// not on every move.
+pub struct EnginePlayer {
+    pool: Mutex<Vec<Engine>>,
+    move_time: Duration,
+}
+
+/// The hash table of each pooled engine, in MiB.
+const POOLED_HASH_MB: usize = 16;
+
+impl EnginePlayer {
+    /// An engine player that thinks at most `move_time` per move.
+    pub fn new(move_time: Duration) -> EnginePlayer {
+        EnginePlayer {
+            pool: Mutex::new(Vec::new()),
+            move_time,
+        }
+    }
+}
+
+impl ComputerPlayer for EnginePlayer {
+    fn choose(&self, game: &AnyGame, level: u8) -> Option<String> {
+        let legal = game.legal_moves_text();
+        if legal.is_empty() {
+            return None;
+        }
+        let options = EngineOptions {
+            variant: game.variant(),
+            settings: game.settings().clone(),
+            hash_mb: POOLED_HASH_MB,
+            threads: 1,
+            level: Level::new(level).unwrap_or(Level::MAX),
+            seed: None,
+        };
+        let pooled = self.pool.lock().ok().and_then(|mut pool| pool.pop());
+        let mut engine = match pooled {
+            Some(mut engine) => {
+                engine.set_options(options);
+                engine.new_game();
+                engine
+            }
+            None => Engine::new(options),
+        };
+        let start = game.start_text();
+        let moves = game.moves_text();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let choice = match engine.set_position(Some(&start), &moves) {
+            Ok(()) => {
+                let limits = Limits {
+                    move_time: Some(self.move_time),
+                    ..Limits::default()
+                };
+                match engine.search(limits).decision {
+                    Decision::Move { best, .. } => Some(best.to_string()),
+                    // The room has no way to resign or declare for the
+                    // computer: it plays on with a legal move.
+                    Decision::Resign | Decision::DeclareWin => None,
+                }
+            }
+            Err(_) => None,
+        };
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.push(engine);
+        }
+        choice.or_else(|| legal.into_iter().next())
+    }
+}
+
+/// The alphabetically first legal move, at every level: deterministic, so
+/// tests of rooms can predict the computer's replies.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FirstLegalMove;
 
@@ -28,7 +101,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_stand_in_plays_the_alphabetically_first_legal_move() {
+    fn the_engine_player_takes_a_hanging_rook_and_answers_every_level() {
+        // Gote's rook on 5e hangs to Sente's gold on 5f.
+        let game = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/9/9/9/4r4/4G4/9/9/4K4 b - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        let player = EnginePlayer::new(Duration::from_millis(300));
+        assert_eq!(player.choose(&game, 8).as_deref(), Some("5f5e"));
+        for level in 1..=8 {
+            let mv = player.choose(&game, level).expect("a move");
+            assert!(game.legal_moves_text().contains(&mv), "level {level}: {mv}");
+        }
+        let mate = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(player.choose(&mate, 8), None);
+    }
+
+    #[test]
+    fn the_first_legal_move_player_plays_the_alphabetically_first_legal_move() {
         let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
         // a0a1 and a0a2 (chariot up) come first in ICCS order.
         assert_eq!(FirstLegalMove.choose(&game, 4).as_deref(), Some("a0a1"));

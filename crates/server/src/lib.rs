@@ -52,7 +52,7 @@ use tokio::sync::watch;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-pub use computer::{ComputerPlayer, FirstLegalMove};
+pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
 pub use error::{ApiError, ErrorBody};
 pub use event::{Event, EventKind};
 pub use lobby::{Lobby, RoomStatus};

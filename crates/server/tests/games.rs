@@ -308,10 +308,20 @@ async fn a_spectator_reconnects_and_gets_exactly_what_it_missed() {
         record,
         "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7 h0g2 i9h9\n"
     );
+    let (status, wxf) = server
+        .request_text(
+            "GET",
+            &format!("/api/v1/rooms/{id}/record?format=wxf"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(wxf.contains("1. C2.5 H8+7"), "{wxf}");
     let (status, body) = server
         .request(
             "GET",
-            &format!("/api/v1/rooms/{id}/record?format=sfen"),
+            &format!("/api/v1/rooms/{id}/record?format=kif"),
             None,
             None,
         )
@@ -319,6 +329,13 @@ async fn a_spectator_reconnects_and_gets_exactly_what_it_missed() {
     assert_eq!(
         (status, body["code"].as_str()),
         (422, Some("bad-request")),
+        "{body}"
+    );
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot hold a xiangqi game"),
         "{body}"
     );
     server.stop().await;

@@ -105,8 +105,8 @@ type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 pub enum Command {
     /// The room as the `GET /rooms/{id}` JSON.
     View(oneshot::Sender<Value>),
-    /// The start position and the moves.
-    Record(oneshot::Sender<(Variant, String, Vec<String>)>),
+    /// The game so far as a record (start, moves, result).
+    Record(oneshot::Sender<notation::Record>),
     /// Take a seat: replies with the seat and its token.
     Join(Joiner, Reply<(Side, String)>),
     /// A seated player acts: replies with the JSON acknowledgement.
@@ -402,11 +402,7 @@ impl Room {
                 let _ = reply.send(self.view());
             }
             Command::Record(reply) => {
-                let _ = reply.send((
-                    self.game.variant(),
-                    self.game.start_text(),
-                    self.game.moves_text(),
-                ));
+                let _ = reply.send(notation::Record::from_game(&self.game));
             }
             Command::Join(joiner, reply) => {
                 let answer = self.join(joiner).await;
