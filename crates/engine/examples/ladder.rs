@@ -74,36 +74,55 @@ fn play(
     clock: Clock,
 ) -> (Option<Side>, usize) {
     let mut game = AnyGame::new(variant, None, &Settings::default()).expect("start position");
+    let (winner, end) = finish(&mut game, variant, levels, opening_seed, seed, clock);
+    let plies = game.moves_text().len();
+    if std::env::var_os("LADDER_VERBOSE").is_some() {
+        eprintln!(
+            "{variant} {levels:?}: {end} after {plies} plies: {}",
+            game.moves_text().join(" ")
+        );
+    }
+    (winner, plies)
+}
+
+/// Plays `game` to its end or to [`MAX_PLIES`]; returns the winner and how the game ended.
+fn finish(
+    game: &mut AnyGame,
+    variant: Variant,
+    levels: [Level; 2],
+    opening_seed: u64,
+    seed: u64,
+    clock: Clock,
+) -> (Option<Side>, String) {
     let mut opener = engine(variant, Level::new(2).expect("level 2"), opening_seed);
     let mut engines = levels.map(|level| engine(variant, level, seed ^ u64::from(level.get())));
     for ply in 0..MAX_PLIES {
         if let Some(outcome) = game.outcome() {
-            if std::env::var_os("LADDER_VERBOSE").is_some() {
-                eprintln!(
-                    "{variant} {levels:?}: {outcome} after {} plies: {}",
-                    game.moves_text().len(),
-                    game.moves_text().join(" ")
-                );
-            }
-            return (outcome.winner, ply);
+            return (outcome.winner, outcome.to_string());
         }
         let side = game.side_to_move();
-        let level = levels[side.index()];
         let decision = if ply < OPENING_PLIES {
-            decide(&mut opener, &game, Limits::depth(2))
+            decide(&mut opener, game, Limits::depth(2))
         } else {
-            decide(&mut engines[side.index()], &game, clock.limits(level))
+            decide(
+                &mut engines[side.index()],
+                game,
+                clock.limits(levels[side.index()]),
+            )
         };
         match decision {
             Decision::Move { best, .. } => {
                 game.play_text(&best.to_string())
                     .expect("the engine plays legal moves");
             }
-            Decision::Resign => return (Some(side.opponent()), ply),
-            Decision::DeclareWin => return (Some(side), ply),
+            Decision::Resign => return (Some(side.opponent()), format!("{side:?} resigns")),
+            Decision::DeclareWin => return (Some(side), format!("{side:?} declares a win")),
         }
     }
-    (game.outcome().and_then(|outcome| outcome.winner), MAX_PLIES)
+    match game.outcome() {
+        Some(outcome) => (outcome.winner, outcome.to_string()),
+        None => (None, "draw by the ladder's ply limit".to_owned()),
+    }
 }
 
 fn main() {
