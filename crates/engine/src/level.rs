@@ -1,11 +1,30 @@
 //! Playing strength for the server: levels 1 (beatable by a beginner) to 8
 //! (the full engine).
 //!
-//! A level caps the search depth and nodes and adds evaluation noise. The
-//! noise is a hash of the position and the engine's seed, so it is the same
-//! every time a position is met (the transposition table stays consistent)
-//! and a low level picks at random among the moves whose scores lie within
-//! the noise of the best one: reasonable moves, not random ones.
+//! A level is a node budget per move, not a time: it plays the same moves on
+//! a fast or a slow machine, and each level searches about 3.3 times as many
+//! nodes as the one below. The budget is a cap: a clock given with the
+//! search can still stop it earlier. The two lowest levels also stop at a
+//! shallow depth, and the lower levels add evaluation noise. The noise is a
+//! hash of the position and the engine's seed, so it is the same every time
+//! a position is met (the transposition table stays consistent), and a low
+//! level picks at random among the moves whose scores lie within the noise
+//! of the best one: reasonable moves, not random ones, but it overlooks
+//! losing a piece whose value the noise hides.
+//!
+//! | Level | Depth | Nodes per move | Noise (cp) |
+//! |------:|------:|---------------:|-----------:|
+//! | 1     | 1     | 300            | ±250       |
+//! | 2     | 2     | 1,000          | ±150       |
+//! | 3     | -     | 3,000          | ±90        |
+//! | 4     | -     | 10,000         | ±50        |
+//! | 5     | -     | 30,000         | ±25        |
+//! | 6     | -     | 100,000        | ±10        |
+//! | 7     | -     | 300,000        | 0          |
+//! | 8     | -     | the clock's    | 0          |
+//!
+//! Level 1 sees one ply and the captures that follow it; the first
+//! iteration always completes, so depth, not nodes, is its limit.
 
 use core::fmt;
 use core::str::FromStr;
@@ -45,15 +64,21 @@ impl Level {
         self.0
     }
 
+    /// The most nodes the level searches per move; `None` for level 8,
+    /// which searches as long as its clock allows.
+    pub const fn node_budget(self) -> Option<u64> {
+        self.strength().nodes
+    }
+
     pub(crate) const fn strength(self) -> Strength {
         let (depth, nodes, noise) = match self.0 {
-            1 => (1, 2_000, 250),
-            2 => (2, 5_000, 160),
-            3 => (3, 15_000, 100),
-            4 => (4, 40_000, 60),
-            5 => (5, 100_000, 35),
-            6 => (7, 300_000, 15),
-            7 => (10, 1_000_000, 0),
+            1 => (Some(1), 300, 250),
+            2 => (Some(2), 1_000, 150),
+            3 => (None, 3_000, 90),
+            4 => (None, 10_000, 50),
+            5 => (None, 30_000, 25),
+            6 => (None, 100_000, 10),
+            7 => (None, 300_000, 0),
             _ => {
                 return Strength {
                     depth: None,
@@ -63,7 +88,7 @@ impl Level {
             }
         };
         Strength {
-            depth: Some(depth),
+            depth,
             nodes: Some(nodes),
             noise,
         }
@@ -111,7 +136,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_level_searches_at_least_as_much_with_less_noise() {
+    fn each_level_searches_at_least_three_times_as_much_with_less_noise() {
         let strengths: Vec<Strength> = (1..=8).map(|n| Level::new(n).unwrap().strength()).collect();
         for pair in strengths.windows(2) {
             let [weaker, stronger] = pair else {
@@ -119,8 +144,10 @@ mod tests {
             };
             assert!(stronger.noise < weaker.noise || stronger.noise == 0);
             assert!(stronger.depth.unwrap_or(u32::MAX) > weaker.depth.unwrap_or(u32::MAX) - 1);
-            assert!(stronger.nodes.unwrap_or(u64::MAX) > weaker.nodes.unwrap_or(u64::MAX) - 1);
+            let (weak_nodes, strong_nodes) = (weaker.nodes.unwrap(), stronger.nodes);
+            assert!(strong_nodes.is_none_or(|nodes| nodes >= 3 * weak_nodes));
         }
+        assert_eq!(Level::MAX.node_budget(), None);
         assert_eq!("8".parse(), Ok(Level::MAX));
         assert!("0".parse::<Level>().is_err() && "9".parse::<Level>().is_err());
     }
