@@ -14,7 +14,7 @@ mod usi;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use engine::{Engine, EngineOptions, Level, SearchEvent};
+use engine::{Engine, EngineOptions, Info, Level, SearchEvent};
 use rules::{AnnanDeadPiece, AnnanSetup, AnyPosition, Impasse, Variant, perft};
 
 use command::{Command, Go};
@@ -154,6 +154,19 @@ fn write_lines(out: &Output, text: &str) -> io::Result<()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     writeln!(out, "{text}")?;
     out.flush()
+}
+/// An `info` line; `score` is the dialect's score text (`cp 31`, `mate 3`).
+fn info_line(info: &Info, score: &str) -> String {
+    let pv: String = info.pv.iter().map(|mv| format!(" {mv}")).collect();
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {} pv{pv}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nps,
+        info.time.as_millis(),
+        info.hashfull,
+    )
 }
 
 fn format_event(dialect: Dialect, event: &SearchEvent) -> String {

@@ -64,14 +64,5 @@ fn info_line(info: &Info) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(plies) => format!("mate {plies}"),
     };
-    let pv: String = info.pv.iter().map(|mv| format!(" {mv}")).collect();
-    format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {} pv{pv}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.nps,
-        info.time.as_millis(),
-        info.hashfull,
-    )
+    super::info_line(info, &score)
 }
