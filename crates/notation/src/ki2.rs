@@ -37,21 +37,11 @@ pub(crate) fn parse(
         {
             continue;
         }
-        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('&') {
+        if kif::is_ignored(trimmed) {
             continue;
         }
-        let rec = match record.as_mut() {
-            Some(r) => r,
-            None => {
-                let p = preamble.take().expect("preamble until the first move");
-                record.insert(p.into_record()?)
-            }
-        };
-        if let Some(comment) = trimmed.strip_prefix('*') {
-            match rec.moves_mut().last_mut() {
-                Some(last) => last.comments.push(comment.to_owned()),
-                None => rec.comments.push(comment.to_owned()),
-            }
+        let rec = kif::body(&mut record, &mut preamble)?;
+        if kif::take_comment(rec, trimmed) {
             continue;
         }
         if !trimmed.starts_with(MARKS) {

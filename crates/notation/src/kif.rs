@@ -431,6 +431,39 @@ fn read_time(time: &str) -> Option<u32> {
     Some(seconds)
 }
 
+/// Lines of the move section that carry nothing: blank, `#` remarks, `&` annotations.
+pub(crate) fn is_ignored(trimmed: &str) -> bool {
+    trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('&')
+}
+
+/// The record being read: made from the header and board (`preamble`) at the
+/// first line of the move section, shared by KIF and KI2.
+pub(crate) fn body<'r>(
+    record: &'r mut Option<Record>,
+    preamble: &mut Option<Preamble<'_>>,
+) -> Result<&'r mut Record, ParseRecordError> {
+    match record {
+        Some(rec) => Ok(rec),
+        None => {
+            let p = preamble.take().expect("preamble until the first move");
+            Ok(record.insert(p.into_record()?))
+        }
+    }
+}
+
+/// A `*` comment line: attached to the last move, or to the game before the
+/// first move. Returns whether `trimmed` was one.
+pub(crate) fn take_comment(rec: &mut Record, trimmed: &str) -> bool {
+    let Some(comment) = trimmed.strip_prefix('*') else {
+        return false;
+    };
+    match rec.moves_mut().last_mut() {
+        Some(last) => last.comments.push(comment.to_owned()),
+        None => rec.comments.push(comment.to_owned()),
+    }
+    true
+}
+
 /// Reads a KIF record.
 pub(crate) fn parse(
     input: &str,
@@ -459,21 +492,11 @@ pub(crate) fn parse(
                 continue;
             }
         }
-        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('&') {
+        if is_ignored(trimmed) {
             continue;
         }
-        let rec = match record.as_mut() {
-            Some(r) => r,
-            None => {
-                let p = preamble.take().expect("preamble until the first move");
-                record.insert(p.into_record()?)
-            }
-        };
-        if let Some(comment) = trimmed.strip_prefix('*') {
-            match rec.moves_mut().last_mut() {
-                Some(last) => last.comments.push(comment.to_owned()),
-                None => rec.comments.push(comment.to_owned()),
-            }
+        let rec = body(&mut record, &mut preamble)?;
+        if take_comment(rec, trimmed) {
             continue;
         }
         let digits = trimmed
