@@ -482,15 +482,7 @@ pub fn parse_move(
             .ok_or_else(|| err(text, "no such legal move".into()));
     }
     // Unmarked promotion: the move that does not promote, if there is one.
-    let mut froms: Vec<Square> = board
-        .iter()
-        .filter_map(|m| match *m {
-            Move::Normal { from, .. } => Some(from),
-            Move::Drop { .. } => None,
-        })
-        .collect();
-    froms.sort();
-    froms.dedup();
+    let froms = origins(&board);
     let fits_motion = |f: Square| {
         let m = motion(color, f, to);
         (!words.up || m == Motion::Up)
@@ -537,6 +529,20 @@ pub fn parse_move(
         None => candidates(false).or_else(|| candidates(true)),
     }
     .ok_or_else(|| err(text, "no such legal move".into()))
+}
+
+/// The distinct from-squares of the board moves among `moves`, sorted.
+pub(crate) fn origins(moves: &[Move]) -> Vec<Square> {
+    let mut froms: Vec<Square> = moves
+        .iter()
+        .filter_map(|m| match *m {
+            Move::Normal { from, .. } => Some(from),
+            Move::Drop { .. } => None,
+        })
+        .collect();
+    froms.sort();
+    froms.dedup();
+    froms
 }
 
 #[cfg(test)]

@@ -160,15 +160,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseWesternError>
             Move::Drop { .. } => false,
         })
         .collect();
-    let mut froms: Vec<Square> = candidates
-        .iter()
-        .filter_map(|m| match *m {
-            Move::Normal { from, .. } => Some(from),
-            Move::Drop { .. } => None,
-        })
-        .collect();
-    froms.sort();
-    froms.dedup();
+    let froms = crate::japanese::origins(&candidates);
     match froms[..] {
         [] => Err(err("no such legal move")),
         [only] => {
