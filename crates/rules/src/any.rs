@@ -297,6 +297,21 @@ impl AnyGame {
         dispatch_game!(self, game => game.agree_draw());
     }
 
+    /// Each side's impasse points (`[first, second]`, see
+    /// [`shogi::Position::impasse_points`]) in the games with an impasse
+    /// rule, shogi and annan; `None` in minishogi and xiangqi.
+    pub fn impasse_points(&self) -> Option<[u32; 2]> {
+        match self {
+            AnyGame::Shogi(game) => {
+                let pos = game.position();
+                (pos.variant() != Variant::Minishogi).then(|| {
+                    [Side::First, Side::Second].map(|side| pos.impasse_points(side.into()))
+                })
+            }
+            AnyGame::Xiangqi(_) => None,
+        }
+    }
+
     /// `claimant` claims or declares an impasse (see [`Game::claim_impasse`]).
     ///
     /// # Errors
@@ -355,3 +370,29 @@ impl fmt::Display for PlayError {
 }
 
 impl core::error::Error for PlayError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(variant: Variant, position: Option<&str>) -> AnyGame {
+        AnyGame::new(variant, position, &Settings::default()).unwrap()
+    }
+
+    #[test]
+    fn impasse_points_count_board_and_hand() {
+        // Each side starts with rook and bishop (2 x 5) and 17 other pieces
+        // (9 pawns, 2 each of lance, knight, silver, gold) at 1: 27; the king counts 0.
+        assert_eq!(game(Variant::Shogi, None).impasse_points(), Some([27, 27]));
+        assert_eq!(game(Variant::Annan, None).impasse_points(), Some([27, 27]));
+        // Sente: dragon 5 + tokin 1 on the board, bishop 5 + 2 pawns in hand = 13;
+        // Gote: gold 1 + rook 5 in hand = 6.
+        let sfen = "4k4/9/4+P4/9/9/9/9/4+R4/4K4 b B2Prg 1";
+        assert_eq!(
+            game(Variant::Shogi, Some(sfen)).impasse_points(),
+            Some([13, 6])
+        );
+        assert_eq!(game(Variant::Minishogi, None).impasse_points(), None);
+        assert_eq!(game(Variant::Xiangqi, None).impasse_points(), None);
+    }
+}

@@ -132,6 +132,21 @@ async fn the_room_json_has_the_documented_fields() {
     assert_eq!(room["seats"]["first"]["name"], "Anonymous");
     // The clock does not run while a seat is free.
     assert_eq!(room["clocks"]["running"], json!(null));
+    assert_eq!(room["notation"], json!({"japanese": [], "western": []}));
+    // Each side: rook and bishop 2 x 5, then 9 pawns and 2 each of lance,
+    // knight, silver and gold at 1 = 27; the king counts 0.
+    assert_eq!(room["impasse_points"], json!({"first": 27, "second": 27}));
+    // The room JSON has exactly the fields the OpenAPI document lists.
+    let document = server.get("/api/v1/openapi.json").await;
+    let mut documented: Vec<&String> = document["components"]["schemas"]["Room"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    let mut fields: Vec<&String> = room.as_object().unwrap().keys().collect();
+    documented.sort();
+    fields.sort();
+    assert_eq!(fields, documented);
     let lobby = server.get("/api/v1/lobby").await;
     assert_eq!(lobby["waiting"], 1);
     assert_eq!(lobby["rooms"][0]["id"], id);
@@ -173,6 +188,75 @@ async fn the_room_json_has_the_documented_fields() {
         (404, Some("room-not-found")),
         "{body}"
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_room_json_writes_each_move_in_the_players_notation() {
+    let server = TestServer::start().await;
+    // Each game: moves, then the notation the room JSON must show for them.
+    let games = [
+        // Pawns, the bishop exchange taking on 2b, and the silver taking back
+        // on the same square (同).
+        (
+            "shogi",
+            vec!["7g7f", "3c3d", "8h2b+", "3a2b"],
+            json!({
+                "japanese": ["▲７六歩", "△３四歩", "▲２二角成", "△同　銀"],
+                "western": ["P-7f", "P-3d", "Bx2b+", "Sx2b"],
+            }),
+        ),
+        // The usual start: the central cannon, the horse answering on black's file 8.
+        (
+            "xiangqi",
+            vec!["h2e2", "h9g7"],
+            json!({"wxf": ["C2.5", "H8+7"]}),
+        ),
+    ];
+    for (variant, moves, notation) in games {
+        let (id, first, second) = server.online_room(variant, None, json!({})).await;
+        for (index, mv) in moves.iter().enumerate() {
+            let token = if index % 2 == 0 { &first } else { &second };
+            let (status, body) = server.play(&id, token, mv).await;
+            assert_eq!(status, 200, "{variant} {mv}: {body}");
+        }
+        let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+        assert_eq!(room["moves"], json!(moves));
+        assert_eq!(room["notation"], notation, "{variant}");
+    }
+    // Minishogi and xiangqi have no impasse rule; annan starts as shogi does.
+    for (variant, points) in [
+        ("minishogi", json!(null)),
+        ("xiangqi", json!(null)),
+        ("annan", json!({"first": 27, "second": 27})),
+    ] {
+        let (id, _, _) = server.online_room(variant, None, json!({})).await;
+        let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+        assert_eq!(room["impasse_points"], points, "{variant}");
+    }
+    // A capture moves points across: taking the bishop on 2b, Sente has a
+    // horse (5) and a bishop in hand (5) beside its 17 small pieces: 32; Gote
+    // keeps its rook (5) and 17: 22. The silver taking back evens it again.
+    let (id, first, second) = server.online_room("shogi", None, json!({})).await;
+    for (index, (mv, points)) in [
+        ("7g7f", (27, 27)),
+        ("3c3d", (27, 27)),
+        ("8h2b+", (32, 22)),
+        ("3a2b", (27, 27)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let token = if index % 2 == 0 { &first } else { &second };
+        let (status, body) = server.play(&id, token, mv).await;
+        assert_eq!(status, 200, "{mv}: {body}");
+        let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+        assert_eq!(
+            room["impasse_points"],
+            json!({"first": points.0, "second": points.1}),
+            "after {mv}"
+        );
+    }
     server.stop().await;
 }
 

@@ -25,6 +25,15 @@ fn king_in_camp(pos: &Position, color: Color) -> bool {
         .has(pos.kings[color.index()].index())
 }
 
+impl Position {
+    /// `color`'s impasse points as the 24-point rule counts them: every piece
+    /// on the board and in hand, rook and bishop (promoted or not) 5, the king
+    /// 0, every other piece 1.
+    pub fn impasse_points(&self, color: Color) -> u32 {
+        points(self, color, self.board_mask())
+    }
+}
+
 /// `color`'s points over the pieces on `squares` plus the hand.
 fn points(pos: &Position, color: Color, squares: crate::Bitboard) -> u32 {
     let on_board: u32 = (pos.by_color[color.index()] & squares)
@@ -41,9 +50,8 @@ fn twenty_four_point(pos: &Position) -> Result<Outcome, ImpasseError> {
     if !(king_in_camp(pos, Color::Sente) && king_in_camp(pos, Color::Gote)) {
         return Err(ImpasseError::KingsNotInCamps);
     }
-    let all = pos.board_mask();
-    let sente = points(pos, Color::Sente, all);
-    let gote = points(pos, Color::Gote, all);
+    let sente = pos.impasse_points(Color::Sente);
+    let gote = pos.impasse_points(Color::Gote);
     // Both below 24 only happens with a handicap set short of pieces: a draw.
     Ok(match (sente >= 24, gote >= 24) {
         (false, true) => Outcome::loss(Color::Sente.side(), EndReason::Impasse),

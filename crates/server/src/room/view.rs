@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use rules::Side;
+use notation::{Record, japanese, western, wxf};
+use rules::{AnyMove, AnyPosition, Side};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -18,6 +19,41 @@ impl Room {
             "side_to_move": self.game.side_to_move().name(),
             "in_check": self.game.is_check(),
         })
+    }
+
+    /// The moves as players write them: Japanese and Western for the shogi
+    /// family, WXF for xiangqi; one entry per move.
+    pub(super) fn notation_json(&self) -> Value {
+        let record = Record::from_game(&self.game);
+        let mut japanese_moves = Vec::new();
+        let mut western_moves = Vec::new();
+        let mut wxf_moves = Vec::new();
+        let mut previous = None;
+        for (before, record_move) in record.plies() {
+            match (before, record_move.mv()) {
+                (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) => {
+                    japanese_moves.push(japanese::move_text(&pos, mv, previous));
+                    western_moves.push(western::move_text(&pos, mv));
+                    previous = Some(mv.to());
+                }
+                (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
+                    wxf_moves.push(wxf::move_text(&pos, mv));
+                }
+                _ => {}
+            }
+        }
+        match record.start() {
+            AnyPosition::Shogi(_) => json!({"japanese": japanese_moves, "western": western_moves}),
+            AnyPosition::Xiangqi(_) => json!({"wxf": wxf_moves}),
+        }
+    }
+
+    /// Each side's impasse points in shogi and annan, else `null`.
+    pub(super) fn impasse_points_json(&self) -> Value {
+        self.game.impasse_points().map_or(
+            Value::Null,
+            |[first, second]| json!({"first": first, "second": second}),
+        )
     }
 
     pub(super) fn clocks_json(&self) -> Value {
@@ -75,9 +111,11 @@ impl Room {
             "start": self.game.start_text(),
             "position": self.game.position_text(),
             "moves": self.game.moves_text(),
+            "notation": self.notation_json(),
             "legal_moves": self.game.legal_moves_text(),
             "side_to_move": self.game.side_to_move().name(),
             "in_check": self.game.is_check(),
+            "impasse_points": self.impasse_points_json(),
             "result": self.result_json(),
             "clocks": self.clocks_json(),
             "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
