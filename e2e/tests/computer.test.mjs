@@ -1,0 +1,38 @@
+// @ts-check
+/**
+ * Against the computer at level 1: each move is answered.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+
+/** @type {import("playwright-core").Browser} */
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("the computer at level 1 answers every move", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const id = await createRoom(page, { variant: "shogi", mode: "computer", level: 1 });
+  const created = await room(id);
+  assert.equal(created.level, 1);
+  assert.equal(created.seats.second.computer, true);
+  // Pawn moves that stay legal whatever the computer answers, unless it takes
+  // the pawn: then another legal move of a pawn or any piece is played.
+  for (const wish of ["7g7f", "2g2f", "6g6f"]) {
+    const now = await room(id);
+    assert.equal(now.side_to_move, "first");
+    const move = now.legal_moves.includes(wish) ? wish : now.legal_moves.find((m) => !m.includes("*") && !m.endsWith("+"));
+    await play(page, id, move);
+    await waitForPly(page, now.moves.length + 2);
+  }
+  const final = await room(id);
+  assert.equal(final.moves.length, 6);
+  assert.equal(final.status, "playing");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
