@@ -118,9 +118,9 @@ export async function acceptInvitation(host, guest) {
   assert.match(link, /\/rooms\/[^/]+$/, "the invitation link names the room");
   await guest.goto(link);
   await guest.locator("[data-board]").waitFor();
-  for (const page of [host, guest]) {
-    await page.locator("[data-seat=second][data-connected=true]").waitFor();
-  }
+  // The host sees the friend arrive; the guest's page shows both seats.
+  await host.locator("[data-seat=second][data-connected=true]").waitFor();
+  for (const seat of ["first", "second"]) await guest.locator(`[data-seat=${seat}]`).waitFor();
 }
 
 /** @param {string} square */
