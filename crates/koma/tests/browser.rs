@@ -1,8 +1,9 @@
 //! The browser tests: the real `koma serve` on loopback, headless Chromium
-//! driven by the Playwright tests in `e2e/`, and the type check of the web
-//! pages' JavaScript. They need Node.js, `npm ci --prefix e2e` and
-//! `/usr/bin/chromium`; without them the test is skipped, unless
-//! `KOMA_BROWSER_TESTS=required` (as in CI) makes that a failure.
+//! driven by the Playwright tests in `e2e/` (every `*.test.mjs` there), and
+//! the type check of the web pages' JavaScript. They need Node.js,
+//! `npm ci --prefix e2e` and `/usr/bin/chromium`; without them the test is
+//! skipped, unless `KOMA_BROWSER_TESTS=required` (as in CI) makes that a
+//! failure.
 
 use std::fs::{self, File};
 use std::io::Write as _;
@@ -116,6 +117,20 @@ fn healthy(port: u16) -> bool {
         && response.starts_with("HTTP/1.1 200")
 }
 
+/// Every `*.test.mjs` file under `dir`, outside `node_modules`.
+fn test_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("e2e/ is readable") {
+        let path = entry.expect("e2e/ is readable").path();
+        if path.is_dir() {
+            if !path.ends_with("node_modules") {
+                test_files(&path, found);
+            }
+        } else if path.to_string_lossy().ends_with(".test.mjs") {
+            found.push(path);
+        }
+    }
+}
+
 /// Runs `command` and returns whether it succeeded, after printing its
 /// output (shown by `cargo test` when the test fails, or with `--nocapture`).
 fn run(command: &mut Command) -> bool {
@@ -164,11 +179,8 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks() {
     let dir = std::env::temp_dir().join(format!("koma-browser-{}-{nanos}", std::process::id()));
     fs::create_dir_all(&dir).expect("the temporary directory is writable");
     let server = Server::start(&dir);
-    let mut tests: Vec<PathBuf> = fs::read_dir(e2e.join("tests"))
-        .expect("e2e/tests exists")
-        .map(|entry| entry.expect("e2e/tests is readable").path())
-        .filter(|path| path.to_string_lossy().ends_with(".test.mjs"))
-        .collect();
+    let mut tests = Vec::new();
+    test_files(&e2e, &mut tests);
     tests.sort();
     let passed = run(Command::new("node")
         .args(["--test", "--test-concurrency=1", "--test-reporter=spec"])
