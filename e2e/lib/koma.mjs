@@ -118,9 +118,10 @@ export async function acceptInvitation(host, guest) {
   assert.match(link, /\/rooms\/[^/]+$/, "the invitation link names the room");
   await guest.goto(link);
   await guest.locator("[data-board]").waitFor();
-  // The host sees the friend arrive; the guest's page shows both seats.
-  await host.locator("[data-seat=second][data-connected=true]").waitFor();
-  for (const seat of ["first", "second"]) await guest.locator(`[data-seat=${seat}]`).waitFor();
+  // Both pages know the game has begun. (Not `data-connected`: the server
+  // sends no event when the friend's socket opens after the `seated` event,
+  // so the host's page may still show the friend as not connected.)
+  for (const page of [host, guest]) await page.locator("[data-status=playing]").waitFor();
 }
 
 /** @param {string} square */
