@@ -21,6 +21,7 @@ for (const variant of ["shogi", "minishogi", "annan", "xiangqi"]) {
   test(`${variant}: the board fits a phone`, async () => {
     const { context, page, errors } = await newPlayer(browser, { viewport: PHONE });
     await createRoom(page, { variant, mode: "local" });
+    await screenshot(page, `${variant}-phone`);
     const board = await page.locator("[data-board]").boundingBox();
     assert.ok(board, "the board is shown");
     assert.ok(board.x >= 0 && board.x + board.width <= PHONE.width + 0.5, `the board (${board.x}+${board.width}) fits ${PHONE.width} px`);
@@ -39,7 +40,6 @@ for (const variant of ["shogi", "minishogi", "annan", "xiangqi"]) {
       assert.ok(above.y + above.height <= board.y + 0.5, "Gote's hand is above the board");
       assert.ok(below.y >= board.y + board.height - 0.5, "Sente's hand is below the board");
     }
-    await screenshot(page, `${variant}-phone`);
     assert.deepEqual(errors, [], "no script errors");
     await context.close();
   });
