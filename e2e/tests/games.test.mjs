@@ -9,11 +9,13 @@ import { after, before, test } from "node:test";
 import { GAMES } from "../lib/games.mjs";
 import {
   acceptInvitation,
+  assertClass,
   assertResult,
   createRoom,
   launch,
   moveList,
   newPlayer,
+  pieces,
   play,
   room,
   screenshot,
@@ -45,6 +47,15 @@ for (const [variant, game] of Object.entries(GAMES)) {
     }
 
     for (const page of players) await assertResult(page, "first", "checkmate");
+    // The mating move is marked (from and to), and so is the king in check.
+    const last = game.moves.at(-1);
+    const marked = last.includes("*") ? [last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)];
+    for (const page of players) {
+      for (const at of marked) await assertClass(page, at, "last-move");
+      const king = Object.entries(await pieces(page)).find(([, piece]) => piece === "K second");
+      assert.ok(king, "the mated king is on the board");
+      await assertClass(page, king[0], "check");
+    }
     const final = await room(id);
     assert.deepEqual(final.moves, game.moves);
     assert.deepEqual(final.result, { result: "first", reason: "checkmate", side_to_move: "second", in_check: true });

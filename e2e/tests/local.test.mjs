@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createRoom, launch, moveList, newPlayer, pieces, play, room, waitForPly } from "../lib/koma.mjs";
+import { assertClass, createRoom, launch, moveList, newPlayer, pieces, play, room, square, waitForPly } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -45,10 +45,30 @@ test("a local game survives a reload and goes on", async () => {
   await waitForPly(page, moves.length);
   assert.deepEqual({ pieces: await pieces(page), hands: await hands(page), moves: await moveList(page) }, shown);
 
+  // Reviewing: the first ply shows the start with 7g7f played, and the live
+  // position comes back.
+  await page.locator('[data-move-list] [data-ply="1"]').click();
+  await page.locator('[data-board][data-review-ply="1"]').waitFor();
+  assert.equal((await pieces(page))["7f"], "P first");
+  assert.equal((await pieces(page))["8h"], "B first");
+  await page.locator("[data-action=live]").click();
+  await page.waitForFunction(() => !document.querySelector("[data-board]")?.hasAttribute("data-review-ply"));
+  assert.deepEqual(await pieces(page), shown.pieces);
+
   // Both seats are still this device's: Sente takes the pawn on 3d.
   await play(page, id, "4e3d");
   assert.equal((await room(id)).moves.length, moves.length + 1);
   assert.equal((await pieces(page))["3d"], "B first");
+
+  // The keyboard: Gote's pawn 2c is chosen with Enter and moved one square
+  // down the screen (towards Sente) with the arrow and Enter again.
+  await page.locator(square("2c")).focus();
+  await page.keyboard.press("Enter");
+  await assertClass(page, "2c", "selected");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await waitForPly(page, moves.length + 2);
+  assert.equal((await room(id)).moves.at(-1), "2c2d");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });
