@@ -105,6 +105,8 @@ class RoomPage {
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
+    /** Whether the socket has been open once (so "online" again means it is back). */
+    this.socketOpened = false;
     this.message = "";
   }
 
@@ -135,8 +137,12 @@ class RoomPage {
       onEvents: (events) => this.onEvents(events),
       onWelcome: (seats) => this.onWelcome(seats),
       onState: (state) => {
+        const back = state === "online" && this.connection === "reconnecting" && this.socketOpened;
+        this.socketOpened ||= state === "online";
         this.connection = state;
         this.renderStatus();
+        // Back after a drop: clocks and seats may have changed without an event.
+        if (back) this.refresh();
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
