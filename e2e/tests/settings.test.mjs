@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import english from "../../web/js/i18n/en.js";
-import { createRoom, launch, newPlayer, square } from "../lib/koma.mjs";
+import { KOMA_URL, createRoom, launch, newPlayer, square } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -22,7 +22,7 @@ const lang = (page) => page.locator("html").getAttribute("lang");
 
 test("switching the language changes the texts and <html lang>", async () => {
   const { context, page, errors } = await newPlayer(browser, { locale: "en-US" });
-  await page.goto(`${process.env.KOMA_URL}/`);
+  await page.goto(`${KOMA_URL}/`);
   const create = page.locator("form[data-new-game] [data-action=create]");
   await create.waitFor();
   assert.equal(await lang(page), "en");
