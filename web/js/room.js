@@ -110,6 +110,7 @@ class RoomPage {
 
   async start() {
     this.container.replaceChildren(el("p", { loading: "" }, t("room.loading")));
+    /** @type {any} */
     let room;
     try {
       room = await getRoom(this.id);
@@ -387,6 +388,7 @@ class RoomPage {
   targets() {
     const selected = this.selected;
     if (!selected || !this.canMove()) return [];
+    /** @type {string[]} */
     const moves = this.room.legal_moves;
     const found = selected.startsWith("hand:")
       ? moves.filter((m) => m.startsWith(`${selected.slice(5)}*`))
