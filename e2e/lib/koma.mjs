@@ -14,6 +14,16 @@ import { chromium } from "playwright-core";
 /** @typedef {import("playwright-core").Browser} Browser */
 /** @typedef {import("playwright-core").BrowserContext} BrowserContext */
 /** @typedef {import("playwright-core").Page} Page */
+/**
+ * The parts of the room JSON (`GET /api/v1/rooms/{id}`) the tests read.
+ * @typedef {{
+ *   id: string, variant: string, level: number | null, status: string,
+ *   settings: Record<string, unknown>, position: string, moves: string[],
+ *   legal_moves: string[], side_to_move: "first" | "second",
+ *   notation: Record<string, string[]>, result: Record<string, unknown>,
+ *   seats: Record<"first" | "second", {computer: boolean} | null>,
+ * }} Room
+ */
 
 /** The server under test, e.g. `http://127.0.0.1:41234` (set by crates/koma/tests/browser.rs). */
 export const KOMA_URL = (() => {
@@ -72,6 +82,7 @@ export async function newPlayer(browser, options = {}) {
 /**
  * The room JSON of `GET /api/v1/rooms/{id}`.
  * @param {string} id
+ * @returns {Promise<Room>}
  */
 export async function room(id) {
   const response = await fetch(`${KOMA_URL}/api/v1/rooms/${id}`);

@@ -48,7 +48,7 @@ for (const [variant, game] of Object.entries(GAMES)) {
 
     for (const page of players) await assertResult(page, "first", "checkmate");
     // The mating move is marked (from and to), and so is the king in check.
-    const last = game.moves.at(-1);
+    const last = game.moves[game.moves.length - 1];
     const marked = last.includes("*") ? [last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)];
     for (const page of players) {
       for (const at of marked) await assertClass(page, at, "last-move");
