@@ -129,10 +129,11 @@ export async function acceptInvitation(host, guest) {
   assert.match(link, /\/rooms\/[^/]+$/, "the invitation link names the room");
   await guest.goto(link);
   await guest.locator("[data-board]").waitFor();
-  // Both pages know the game has begun. (Not `data-connected`: the server
-  // sends no event when the friend's socket opens after the `seated` event,
-  // so the host's page may still show the friend as not connected.)
-  for (const page of [host, guest]) await page.locator("[data-status=playing]").waitFor();
+  // Both pages know the game has begun and show both players connected.
+  for (const page of [host, guest]) {
+    await page.locator("[data-status=playing]").waitFor();
+    for (const seat of ["first", "second"]) await page.locator(`[data-seat=${seat}][data-connected=true]`).waitFor();
+  }
 }
 
 /** @param {string} square */
