@@ -39,6 +39,7 @@ impl Room {
                 (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
                     wxf_moves.push(wxf::move_text(&pos, mv));
                 }
+                // A record holds moves of its own game only.
                 _ => {}
             }
         }
