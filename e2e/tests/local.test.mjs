@@ -69,6 +69,11 @@ test("a local game survives a reload and goes on", async () => {
   await page.keyboard.press("Enter");
   await waitForPly(page, moves.length + 2);
   assert.equal((await room(id)).moves.at(-1), "2c2d");
+
+  // Dragging: Sente's pawn 2g to 2f.
+  await page.locator(square("2g")).dragTo(page.locator(square("2f")));
+  await waitForPly(page, moves.length + 3);
+  assert.equal((await room(id)).moves.at(-1), "2g2f");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });
