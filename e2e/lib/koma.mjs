@@ -21,7 +21,7 @@ import { chromium } from "playwright-core";
  *   settings: Record<string, unknown>, position: string, moves: string[],
  *   legal_moves: string[], side_to_move: "first" | "second",
  *   notation: Record<string, string[]>, result: Record<string, unknown>,
- *   seats: Record<"first" | "second", {computer: boolean} | null>,
+ *   game: number, seats: Record<"first" | "second", {computer: boolean, side: string} | null>,
  * }} Room
  */
 

@@ -1,10 +1,11 @@
 // @ts-check
 /**
- * Against the computer at level 1: each move is answered.
+ * Against the computer at level 1: each move is answered; resigning ends the
+ * game and a rematch starts at once with the sides swapped.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { assertResult, createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -34,6 +35,20 @@ test("the computer at level 1 answers every move", async () => {
   const final = await room(id);
   assert.equal(final.moves.length, 6);
   assert.equal(final.status, "playing");
+
+  // Resigning (answering yes if the page asks) loses; the rematch swaps sides,
+  // so the computer opens the second game and the board turns.
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.locator("[data-action=resign]").click();
+  await assertResult(page, "second", "resignation");
+  await page.locator("[data-action=rematch]").click();
+  await page.locator('[data-board][data-orientation="second"]').waitFor();
+  // The old game's list is gone once the computer's opening move is the only entry.
+  await page.waitForFunction(() => document.querySelectorAll("[data-move-list] [data-ply]").length === 1);
+  const rematch = await room(id);
+  assert.equal(rematch.game, 2);
+  assert.equal(rematch.seats.first?.side, "second");
+  assert.equal(rematch.moves.length, 1, "the computer's first move only");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });
