@@ -4,10 +4,10 @@
 
 use rules::{AnyMove, Impasse, Position as _, Variant, shogi, xiangqi};
 
-use crate::eval::Evaluate;
+use crate::see::Exchange;
 
 /// A position the generic search can work on.
-pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
+pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// Whether repetitions are judged by chasing too (xiangqi).
     const HAS_CHASE_RULE: bool;
 

@@ -25,8 +25,9 @@
 //!   repetition with perpetual check (all games), perpetual chase (xiangqi),
 //!   minishogi's repetition rule, 27-point impasse declaration, xiangqi's
 //!   sixty-move rule and dead draw, the room's move limit.
-//! - Ordering (`movepick`): table move, MVV-LVA captures, promotions,
-//!   killers, history.
+//! - Ordering (`movepick`): table move, winning and equal captures (MVV-LVA),
+//!   promotions, killers, losing captures, history; static exchange
+//!   evaluation (`see`) tells winning from losing captures.
 //! - Evaluation (`eval`): material with hand premiums, placement, king
 //!   safety, slider mobility, annan's supported pieces.
 //! - Time (`time`): byoyomi, main time and increments, `movetime`, ponder.
@@ -40,6 +41,7 @@ mod level;
 mod limits;
 mod movepick;
 mod search;
+mod see;
 mod time;
 mod tt;
 
