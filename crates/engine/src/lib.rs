@@ -18,7 +18,8 @@
 //! and a node or depth limit, a search is deterministic.
 //!
 //! - Search (`search`): iterative deepening, PVS with aspiration windows, a
-//!   shared lockless transposition table (`tt`), quiescence over captures,
+//!   shared lockless transposition table (`tt`), quiescence over captures
+//!   (and, in the drop games, quiet checks at its first ply),
 //!   null move, reverse futility, late-move reductions, check extensions,
 //!   mate scores, lazy SMP with `threads > 1`.
 //! - Game ends inside the tree: no legal move (a loss in all four games),

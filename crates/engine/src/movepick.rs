@@ -74,6 +74,14 @@ impl<M: Copy> MovePicker<M> {
     }
 }
 
+impl<M: Copy> MovePicker<M> {
+    /// The last move handed out and those not handed out yet, the latter
+    /// in no particular order.
+    pub(crate) fn rest_with_last(&self) -> &[M] {
+        &self.moves[self.next.saturating_sub(1)..]
+    }
+}
+
 /// Whether an ordering score is that of a capture or promotion (a "tactical" move).
 pub(crate) fn is_tactical(score: i32) -> bool {
     (PROMOTION..TT_MOVE).contains(&score)
