@@ -31,8 +31,10 @@ struct Tally {
     reasons: BTreeMap<&'static str, u32>,
 }
 
-/// Plays game number `index` of `variant`: both sides at levels and node
-/// budgets picked from `index`, drawn after `move_limit` plies.
+/// Plays game number `index` of `variant`: both sides at levels picked from
+/// `index`, each side with its budget of `nodes` (plus up to 150% picked
+/// from `index`; the second side's is the larger, so it wins more often),
+/// drawn after `move_limit` plies.
 fn play(variant: Variant, index: u64, move_limit: u32, nodes: [u64; 2], tally: &mut Tally) {
     let mut settings = Settings {
         move_limit,
