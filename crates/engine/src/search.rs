@@ -768,7 +768,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if !(quiet_phase && first) {
             return best;
         }
-        // The quiet checks: the move that broke off the loop above is back in `rest`.
+        // The quiet checks, in generation order, from the move that ended the loop above.
         let mut tried = 0;
         for &mv in picker.rest_with_last() {
             if tried == QUIESCENCE_CHECKS {
