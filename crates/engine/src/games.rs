@@ -4,10 +4,10 @@
 
 use rules::{AnyMove, Impasse, Position as _, Variant, shogi, xiangqi};
 
-use crate::eval::Evaluate;
+use crate::see::Exchange;
 
 /// A position the generic search can work on.
-pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
+pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// Whether repetitions are judged by chasing too (xiangqi).
     const HAS_CHASE_RULE: bool;
 
@@ -27,6 +27,15 @@ pub(crate) trait Searchable: Evaluate + Send + Sync + 'static {
 
     /// Whether a rule other than repetition has drawn the game.
     fn rule_draw(&self) -> bool;
+
+    /// Whether quiescence should try the quiet move `mv` in case it gives
+    /// check: a cheap test, playing the move tells for sure. In the drop
+    /// games a quiet check or drop at the horizon can mate, so the shogi
+    /// family answers for moves that land next to the enemy king, a knight's
+    /// jump from it, or on one of its lines; xiangqi never.
+    fn may_check(&self, _mv: Self::Move) -> bool {
+        false
+    }
 }
 
 /// Bit 15 is always set, so a packed move is never zero.
@@ -71,6 +80,14 @@ impl Searchable for shogi::Position {
 
     fn rule_draw(&self) -> bool {
         false
+    }
+
+    fn may_check(&self, mv: shogi::Move) -> bool {
+        let king = self.king(self.turn().opponent());
+        let to = mv.to();
+        let files = king.file().abs_diff(to.file());
+        let ranks = king.rank().abs_diff(to.rank());
+        files.max(ranks) <= 2 || files == 0 || ranks == 0 || files == ranks
     }
 }
 

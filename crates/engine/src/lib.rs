@@ -18,18 +18,22 @@
 //! and a node or depth limit, a search is deterministic.
 //!
 //! - Search (`search`): iterative deepening, PVS with aspiration windows, a
-//!   shared lockless transposition table (`tt`), quiescence over captures,
+//!   shared lockless transposition table (`tt`), quiescence over captures
+//!   (and, in the drop games, quiet checks at its first ply),
 //!   null move, reverse futility, late-move reductions, check extensions,
 //!   mate scores, lazy SMP with `threads > 1`.
 //! - Game ends inside the tree: no legal move (a loss in all four games),
 //!   repetition with perpetual check (all games), perpetual chase (xiangqi),
 //!   minishogi's repetition rule, 27-point impasse declaration, xiangqi's
 //!   sixty-move rule and dead draw, the room's move limit.
-//! - Ordering (`movepick`): table move, MVV-LVA captures, promotions,
-//!   killers, history.
+//! - Ordering (`movepick`): table move, winning and equal captures (MVV-LVA),
+//!   promotions, killers, losing captures, history; static exchange
+//!   evaluation (`see`) tells winning from losing captures.
 //! - Evaluation (`eval`): material with hand premiums, placement, king
 //!   safety, slider mobility, annan's supported pieces.
 //! - Time (`time`): byoyomi, main time and increments, `movetime`, ponder.
+//! - Mate search (`mate`, [`Engine::go_mate`]): checks-only AND/OR proof
+//!   search for tsume, answering the shortest mate found or proof of none.
 //! - [`Level`]s 1 to 8; [`bench()`](bench::bench) with a node-count signature.
 #![warn(missing_docs)]
 
@@ -38,8 +42,10 @@ mod eval;
 mod games;
 mod level;
 mod limits;
+mod mate;
 mod movepick;
 mod search;
+mod see;
 mod time;
 mod tt;
 
@@ -57,6 +63,7 @@ use rules::{
 pub use eval::Evaluate;
 pub use level::{Level, ParseLevelError};
 pub use limits::Limits;
+pub use mate::MateResult;
 
 use games::Searchable;
 use search::{Control, Job, Reached};
@@ -343,6 +350,35 @@ impl Engine {
         });
     }
 
+    /// Starts a mate search (tsume) of the current position on a new thread
+    /// and returns at once: does the side to move mate by checking with
+    /// every move? `sink` receives the answer once: the shortest mate found
+    /// with the defender's longest resistance, proof that there is none, or
+    /// a timeout when `time` runs out or [`stop`](Self::stop) comes first
+    /// (`None`: no time limit; then a search that gives up, having ruled
+    /// out mates up to 95 plies, still answers only at `stop`). A search
+    /// still running is stopped first.
+    pub fn go_mate(
+        &mut self,
+        time: Option<Duration>,
+        sink: impl FnOnce(MateResult<AnyMove>) + Send + 'static,
+    ) {
+        self.finish();
+        let control = Arc::new(Control::default());
+        self.control = Arc::clone(&control);
+        let deadline = time.map(|time| std::time::Instant::now() + time);
+        self.search = Some(match &self.game {
+            Game::Shogi(line) => {
+                let root = line.position.clone();
+                std::thread::spawn(move || sink(solve_mate(&root, &control, deadline)))
+            }
+            Game::Xiangqi(line) => {
+                let root = line.position.clone();
+                std::thread::spawn(move || sink(solve_mate(&root, &control, deadline)))
+            }
+        });
+    }
+
     /// Searches the current position and waits for the decision. Nobody
     /// could stop this search, so `infinite` and `ponder` are ignored, and
     /// limits without a clock, depth or nodes search to the level's or the
@@ -436,6 +472,27 @@ fn job<P: Searchable>(
         move_limit: options.settings.move_limit,
         seed,
         threads: options.threads,
+    }
+}
+
+/// A mate search of `root`, with the moves in the run-time type.
+fn solve_mate<P: Searchable>(
+    root: &P,
+    control: &Control,
+    deadline: Option<std::time::Instant>,
+) -> MateResult<AnyMove> {
+    let mut search = mate::MateSearch::new(&control.stop, deadline);
+    match search.solve(root, mate::MAX_MATE_PLIES) {
+        MateResult::Mate(pv) => MateResult::Mate(pv.into_iter().map(P::to_any).collect()),
+        MateResult::NoMate => MateResult::NoMate,
+        MateResult::Timeout => {
+            // Without a time limit the answer waits for `stop`, even when
+            // the longest mate searched for has been ruled out sooner.
+            while deadline.is_none() && !control.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            MateResult::Timeout
+        }
     }
 }
 

@@ -2,13 +2,12 @@
 //!
 //! The rules library generates all legal moves at once, so ordering scores
 //! them all and hands them out best first (a selection sort, which stops
-//! early when a move cuts off): the transposition-table move, then captures
-//! by most valuable victim / least valuable attacker, then promotions, the
-//! two killer moves of the ply, and the remaining quiet moves by history.
-//!
-//! There is no static exchange evaluation yet: the shogi position exposes no
-//! attackers of a square, so a capture that loses material is tried with the
-//! other captures, and quiescence relies on its stand-pat score to reject it.
+//! early when a move cuts off): the transposition-table move, then winning
+//! and equal captures by most valuable victim / least valuable attacker,
+//! then promotions, the two killer moves of the ply, captures that lose
+//! material by static exchange evaluation ([`see`](crate::see)), and the
+//! remaining quiet moves by history. Quiescence stops at the first move that
+//! is not a capture or promotion, so it never tries a losing capture.
 
 use arrayvec::ArrayVec;
 use rules::{MAX_LEGAL_MOVES, MoveList};
@@ -19,6 +18,8 @@ const TT_MOVE: i32 = 1 << 24;
 const CAPTURE: i32 = 1 << 22;
 const PROMOTION: i32 = 1 << 21;
 const KILLER: [i32; 2] = [(1 << 20) + 1, 1 << 20];
+/// Losing captures: below the killers, above every history score.
+const LOSING_CAPTURE: i32 = 1 << 19;
 
 /// Bound on history scores, so they stay below the killers.
 pub(crate) const HISTORY_MAX: i32 = 1 << 16;
@@ -73,6 +74,14 @@ impl<M: Copy> MovePicker<M> {
     }
 }
 
+impl<M: Copy> MovePicker<M> {
+    /// The last move handed out and those not handed out yet, the latter
+    /// in no particular order.
+    pub(crate) fn rest_with_last(&self) -> &[M] {
+        &self.moves[self.next.saturating_sub(1)..]
+    }
+}
+
 /// Whether an ordering score is that of a capture or promotion (a "tactical" move).
 pub(crate) fn is_tactical(score: i32) -> bool {
     (PROMOTION..TT_MOVE).contains(&score)
@@ -84,7 +93,12 @@ fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
         return TT_MOVE;
     }
     if let Some(victim) = pos.captured_value(mv) {
-        return CAPTURE + victim * 16 - pos.mover_value(mv) / 16;
+        let see = pos.see(mv);
+        return if see >= 0 {
+            CAPTURE + victim * 16 - pos.mover_value(mv) / 16
+        } else {
+            LOSING_CAPTURE + see.max(-LOSING_CAPTURE / 2)
+        };
     }
     if pos.is_promotion(mv) {
         return PROMOTION;
@@ -123,5 +137,26 @@ mod tests {
         assert_eq!(third.to_string(), "5e5d");
         let (_, quiet) = picker.next().unwrap();
         assert!(!is_tactical(quiet));
+    }
+
+    #[test]
+    fn a_losing_capture_comes_after_the_killers() {
+        // The rook on 5h can take the pawn on 5d, which the gold on 5c defends
+        // (SEE: -1835); 1i1h is a killer.
+        let sfen = "4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let history = vec![0; 1 << 16];
+        let killer = pos.parse_move("1i1h").unwrap();
+        let hints = Hints {
+            tt_move: 0,
+            killers: [shogi::Position::pack(killer), 0],
+            history: &history,
+        };
+        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
+        let (first, _) = picker.next().unwrap();
+        assert_eq!(first, killer);
+        let (second, score) = picker.next().unwrap();
+        assert_eq!(second.to_string(), "5h5d");
+        assert!(!is_tactical(score), "quiescence must not try it");
     }
 }

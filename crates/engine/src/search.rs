@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal variation search (PVS)
 //! with aspiration windows, a shared transposition table, quiescence search
-//! over captures, null-move pruning, reverse futility pruning, late-move
+//! over captures (and quiet checks at its first ply in the drop games),
+//! null-move pruning, reverse futility pruning, late-move
 //! reductions, check extensions, mate scores, and the game ends of each
 //! variant inside the tree.
 //!
@@ -41,6 +42,8 @@ const MATE: i32 = 30_000;
 const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 /// Above every score.
 const INFINITY: i32 = 31_000;
+/// Quiet checking moves and drops quiescence tries at its first ply.
+const QUIESCENCE_CHECKS: usize = 8;
 /// Entries per side in the history table: one per packed move.
 const HISTORY_SIZE: usize = 1 << 16;
 
@@ -510,7 +513,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
     ) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, true);
         }
         if self.count_node() {
             return 0;
@@ -690,11 +693,16 @@ impl<'a, P: Searchable> Worker<'a, P> {
         best_score
     }
 
-    /// Quiescence: captures only (every evasion when in check), until the
-    /// position is quiet and its static evaluation can be trusted. Standing
-    /// pat skips move generation, so a stalemate (a loss in these games) is
-    /// seen here only when the stand-pat score does not already fail high.
-    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence: captures that do not lose material by SEE (every evasion
+    /// when in check), until the position is quiet and its static evaluation
+    /// can be trusted. At its first ply (`first`) in the drop games it also
+    /// tries up to [`QUIESCENCE_CHECKS`] quiet checking moves and drops that
+    /// SEE says do not lose the piece, so that a mate by a drop just beyond
+    /// the horizon is seen; the evasions that follow are searched in full.
+    /// Standing pat skips move generation, so a stalemate (a loss in these
+    /// games) is seen here only when the stand-pat score does not already
+    /// fail high.
+    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
         self.pv[ply].clear();
         if self.count_node() {
             return 0;
@@ -728,9 +736,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 history: &self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE],
             },
         );
+        let mut quiet_phase = false;
         while let Some((mv, order)) = picker.next() {
             if !in_check {
                 if !is_tactical(order) {
+                    quiet_phase = true;
                     break;
                 }
                 // Delta pruning: even winning the piece outright cannot raise alpha.
@@ -741,7 +751,39 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if !(quiet_phase && first) {
+            return best;
+        }
+        // The quiet checks, in generation order, from the move that ended the loop above.
+        let mut tried = 0;
+        for &mv in picker.rest_with_last() {
+            if tried == QUIESCENCE_CHECKS {
+                break;
+            }
+            if pos.captured_value(mv).is_some() || !pos.may_check(mv) || pos.see(mv) < 0 {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if !child.is_check() {
+                continue;
+            }
+            tried += 1;
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 return 0;
             }
@@ -890,6 +932,31 @@ mod tests {
                 "{chases:?}"
             );
         }
+    }
+
+    #[test]
+    fn quiescence_finds_a_mate_by_a_drop() {
+        // G*5b, guarded by the pawn on 5c, mates: quiet, so only the quiet
+        // checks of the first quiescence ply find it.
+        let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+        let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let job = Job {
+            history: Vec::new(),
+            root,
+            limits: Limits::default(),
+            strength: Level::MAX.strength(),
+            impasse: Impasse::Off,
+            move_limit: 0,
+            seed: 0,
+            threads: 1,
+        };
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
+        assert_eq!(first, mate_in(1));
+        // Deeper in quiescence only captures are tried: it stands pat.
+        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, false);
+        assert!(!is_mate(deeper));
     }
 
     #[test]

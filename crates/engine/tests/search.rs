@@ -87,6 +87,31 @@ fn mate_in_three_in_every_game() {
 }
 
 #[test]
+fn a_mate_by_a_drop_beyond_the_horizon_is_parried_at_depth_one() {
+    // Gote threatens G*5h, guarded by the pawn on 5g: the gold covers every
+    // square around the king on 5i. At depth 1 Sente's moves are followed
+    // only by quiescence, whose quiet checks see the drop: Sente must move
+    // its king (9g9f, the natural pawn push, loses at once).
+    let sfen = "4k4/9/9/9/9/9/P3p4/9/4K4 b g 1";
+    let mut engine = engine(Variant::Shogi, Level::MAX);
+    engine.set_position(Some(sfen), &[]).unwrap();
+    let AnyPosition::Shogi(pos) = engine.position() else {
+        panic!("a shogi position");
+    };
+    let mut pushed = pos.clone();
+    pushed.play_unchecked(pos.parse_move("9g9f").unwrap());
+    assert!(wins_within(&pushed, 1));
+    let result = engine.search(Limits::depth(1));
+    let AnyMove::Shogi(mv) = best(&result) else {
+        panic!("a shogi move");
+    };
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    assert!(!wins_within(&after, 1), "{mv} allows the mate");
+    assert!(matches!(result.info.unwrap().score, Score::Cp(_)));
+}
+
+#[test]
 fn a_hanging_rook_is_taken_at_every_level() {
     let cases = [
         // The silver on 5f takes the undefended rook on 5e.

@@ -127,6 +127,42 @@ fn usi_plays_mate_in_one_resigns_when_mated_and_declares_a_win() {
 }
 
 #[test]
+fn usi_go_mate_answers_checkmate() {
+    let mut usi = Session::start("usi");
+    // A mate in 3: three moves, after which Gote has no move.
+    let sfen = "9/8k/8l/9/6R2/9/9/9/4K4 b G 1";
+    usi.send(&format!("position sfen {sfen}"));
+    usi.send("go mate 60000");
+    let answer = usi.until("checkmate").pop().unwrap();
+    let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 3, "{answer}");
+    usi.send(&format!("position sfen {sfen} moves {}", moves.join(" ")));
+    assert_eq!(usi.go("depth 1").1, "bestmove resign");
+    // No sequence of checks mates; P*1b would, but a pawn drop may not mate.
+    usi.send("position sfen 7lk/7s1/9/7N1/9/9/9/9/4K4 b P 1");
+    usi.send("go mate infinite");
+    assert_eq!(usi.until("checkmate"), ["checkmate nomate"]);
+    // Out of time before an answer, and stopped before an answer.
+    usi.send("position sfen 6k2/5p3/6B2/4+R4/9/9/9/9/4K4 b BNP 1");
+    usi.send("go mate 0");
+    assert_eq!(usi.until("checkmate"), ["checkmate timeout"]);
+    usi.send("position sfen 4k4/9/9/9/9/9/9/9/K7+R b - 1");
+    usi.send("go mate infinite");
+    assert!(usi.silent_for(Duration::from_millis(300)));
+    usi.send("stop");
+    assert_eq!(usi.until("checkmate"), ["checkmate timeout"]);
+    // A command it cannot read.
+    usi.send("go mate soon");
+    assert!(
+        usi.until("info string error")
+            .pop()
+            .unwrap()
+            .contains("'mate'")
+    );
+    usi.quit();
+}
+
+#[test]
 fn usi_perft_counts_every_variant() {
     let mut usi = Session::start("usi");
     // Published counts (Fairy-Stockfish and the rules crate's perft data).

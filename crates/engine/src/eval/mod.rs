@@ -6,8 +6,8 @@
 //! mobility of the long-range pieces (shogi sliders, xiangqi chariots and
 //! hobbled horses) and, in annan, supported pieces are evaluated.
 
-mod shogi;
-mod xiangqi;
+pub(crate) mod shogi;
+pub(crate) mod xiangqi;
 
 /// A game position the search can evaluate and order moves in.
 pub trait Evaluate: rules::Position {

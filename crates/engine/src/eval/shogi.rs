@@ -47,6 +47,14 @@ pub(crate) fn board_value(role: Role) -> i32 {
     BOARD_VALUE[role.index()]
 }
 
+/// What losing `role` costs in an exchange: it leaves the board and joins
+/// the captor's hand (unpromoted), so its board value plus its hand value.
+/// (The king never goes to a hand.)
+pub(crate) fn exchange_value(role: Role) -> i32 {
+    let in_hand = HAND_VALUE.get(role.unpromoted().index()).copied();
+    board_value(role) + in_hand.unwrap_or(0)
+}
+
 /// The board's width and height: 5 for minishogi, else 9.
 fn board_size(variant: Variant) -> u8 {
     if variant == Variant::Minishogi { 5 } else { 9 }

@@ -3,7 +3,8 @@
 //! Accepted: `usi`/`uci`/`ucci`, `isready`, `setoption name N [value V]`,
 //! `usinewgame`/`ucinewgame`, `position (startpos|sfen S|fen F) [moves M...]`,
 //! `go` with `btime wtime binc winc byoyomi movestogo movetime depth nodes
-//! infinite ponder perft` (UCCI also `time increment opptime oppincrement`),
+//! infinite ponder perft` (UCCI also `time increment opptime oppincrement`;
+//! USI also `go mate <ms>|infinite`, the tsume search),
 //! `stop`, `ponderhit`, `gameover`, `quit`, and `d` (show the position).
 
 use core::fmt;
@@ -47,6 +48,9 @@ pub(super) enum Go {
     Search(GoSearch),
     /// `go perft N`: count the move sequences instead.
     Perft(u32),
+    /// USI `go mate <ms>|infinite`: a mate search (tsume), with its time
+    /// (`None`: until `stop`).
+    Mate(Option<Duration>),
 }
 
 /// A search's limits as the command gave them.
@@ -180,6 +184,18 @@ fn parse_go(words: &[&str], dialect: Dialect) -> Result<Go, String> {
             "infinite" => go.limits.infinite = true,
             "ponder" => go.limits.ponder = true,
             "perft" => return Ok(Go::Perft(number()?.min(64) as u32)),
+            // UCI's `go mate N` means something else (a mate in N moves).
+            "mate" if dialect == Dialect::Usi => {
+                let expected = "expected a time in milliseconds or 'infinite' after 'mate'";
+                return match words.next() {
+                    Some(&"infinite") => Ok(Go::Mate(None)),
+                    Some(text) => text
+                        .parse::<u64>()
+                        .map(|ms| Go::Mate(Some(Duration::from_millis(ms))))
+                        .map_err(|_| format!("{expected}, got '{text}'")),
+                    None => Err(expected.to_owned()),
+                };
+            }
             _ => return Err(format!("unknown 'go' parameter '{word}'")),
         }
     }
@@ -279,6 +295,14 @@ mod tests {
             parse("go perft 3", Dialect::Usi),
             Ok(Command::Go(Go::Perft(3)))
         );
+        assert_eq!(
+            parse("go mate 5000", Dialect::Usi),
+            Ok(Command::Go(Go::Mate(Some(Duration::from_secs(5)))))
+        );
+        assert_eq!(
+            parse("go mate infinite", Dialect::Usi),
+            Ok(Command::Go(Go::Mate(None)))
+        );
         assert_eq!(parse("  ", Dialect::Usi), Ok(Command::Empty));
     }
 
@@ -288,6 +312,8 @@ mod tests {
             "go depth",
             "go depth x",
             "go sideways",
+            "go mate",
+            "go mate soon",
             "position",
             "position sfen",
             "setoption",
@@ -296,5 +322,7 @@ mod tests {
             let err = parse(bad, Dialect::Usi).unwrap_err();
             assert_eq!(err.command, bad.split_whitespace().next().unwrap(), "{bad}");
         }
+        // UCI's `go mate N` (a mate in N moves) is not the tsume search.
+        assert!(parse("go mate 3", Dialect::Uci).is_err());
     }
 }

@@ -118,6 +118,13 @@ impl Session {
                 self.finish_search();
                 self.say(&perft_text(&self.engine.position(), depth))?;
             }
+            Command::Go(Go::Mate(time)) => {
+                self.finish_search();
+                let out = Arc::clone(&self.out);
+                self.engine.go_mate(time, move |result| {
+                    let _ = write_lines(&out, &usi::checkmate(&result));
+                });
+            }
             Command::Go(Go::Search(go)) => {
                 self.finish_search();
                 let limits = go.limits(self.engine.position().side_to_move());

@@ -1,7 +1,7 @@
 //! USI text: the handshake, the options, `info` and `bestmove`.
 
-use engine::{Decision, Info, Score, SearchEvent};
-use rules::{AnnanDeadPiece, AnnanSetup, Impasse};
+use engine::{Decision, Info, MateResult, Score, SearchEvent};
+use rules::{AnnanDeadPiece, AnnanSetup, AnyMove, Impasse};
 
 /// The reply to `usi`: identity, options, `usiok`.
 pub(super) fn hello() -> String {
@@ -55,6 +55,19 @@ pub(super) fn format(event: &SearchEvent) -> String {
         },
         SearchEvent::BestMove(Decision::Resign) => "bestmove resign".to_owned(),
         SearchEvent::BestMove(Decision::DeclareWin) => "bestmove win".to_owned(),
+    }
+}
+
+/// The answer to `go mate`: `checkmate <moves>`, `checkmate nomate` or
+/// `checkmate timeout`.
+pub(super) fn checkmate(result: &MateResult<AnyMove>) -> String {
+    match result {
+        MateResult::Mate(pv) => {
+            let moves: Vec<String> = pv.iter().map(ToString::to_string).collect();
+            format!("checkmate {}", moves.join(" "))
+        }
+        MateResult::NoMate => "checkmate nomate".to_owned(),
+        MateResult::Timeout => "checkmate timeout".to_owned(),
     }
 }
 

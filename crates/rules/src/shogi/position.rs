@@ -367,7 +367,7 @@ impl Position {
 
     /// The occupied squares.
     #[inline]
-    pub(super) fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
@@ -405,6 +405,18 @@ impl Position {
             let own = self.by_color[by.index()];
             attackers_with(|role| self.by_role[role.index()] & own, sq, by, occupied)
         }
+    }
+
+    /// `by`'s pieces among `occupied` that attack `sq` when only the squares
+    /// of `occupied` hold pieces: what a static exchange evaluation needs,
+    /// removing each capturer from `occupied` in turn to uncover the sliders
+    /// behind it (x-rays). Whatever stands on `sq` and pins are ignored.
+    ///
+    /// In annan a piece attacks with the movement it borrows from the friendly
+    /// piece behind it as the board stands now, even when that piece is
+    /// missing from `occupied`.
+    pub fn attackers_within(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        self.attackers_to(sq, by, occupied) & occupied
     }
 
     /// Puts `piece` on the empty `sq` (bitboards and board, not the key).

@@ -254,16 +254,26 @@ impl Position {
     /// attacks its palace neighbours. (It would also attack the enemy general
     /// along an open file, but no legal position lets the generals face.)
     pub fn attackers_of(&self, sq: Square, by: Color) -> Bitboard {
+        self.attackers_within(sq, by, self.occupied())
+    }
+
+    /// `by`'s pieces among `occupied` that attack `sq` when only the points
+    /// of `occupied` hold pieces (cannon screens, horse legs and elephant
+    /// eyes included): what a static exchange evaluation needs, removing each
+    /// capturer from `occupied` in turn to uncover the pieces behind it.
+    /// As [`attackers_of`](Self::attackers_of), whatever stands on `sq` and
+    /// pins are ignored.
+    pub fn attackers_within(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let s = sq.index();
         let at = usize::from(s);
-        let occ = self.occupied();
-        let own = self.by_color[by.index()];
-        let mut attackers =
-            self.attackers(s, by, occ, Bitboard::EMPTY) & !self.by_role[Role::General.index()];
+        let occ = occupied;
+        let own = self.by_color[by.index()] & occ;
+        let mut attackers = self.attackers(s, by, occ, !occ) & !self.by_role[Role::General.index()];
         attackers |= GENERAL[at] & self.by_role[Role::General.index()] & own;
         attackers |= ADVISOR[at] & self.by_role[Role::Advisor.index()] & own;
-        attackers |= attacks::unblocked(&ELEPHANT[at], occ) & self.pieces(by, Role::Elephant);
-        attackers
+        attackers |=
+            attacks::unblocked(&ELEPHANT[at], occ) & self.by_role[Role::Elephant.index()] & own;
+        attackers & occ
     }
 
     /// The index of `color`'s general.
