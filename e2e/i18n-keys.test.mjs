@@ -21,9 +21,15 @@ async function load(file) {
   return module.default;
 }
 
-/** @param {string} text @returns {string[]} the `{name}` parameters, sorted */
+/**
+ * The `{name}` parameters of a text. `{name_lower}` is the same value in lower
+ * case (English writes "Sente pawn"; German keeps the noun's capital with
+ * `{piece}`), so both count as `name`.
+ * @param {string} text
+ * @returns {string[]}
+ */
 function params(text) {
-  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1].replace(/_lower$/, ""));
 }
 
 for (const [kind, prefix] of Object.entries(DICTIONARIES)) {
@@ -59,6 +65,12 @@ for (const [kind, prefix] of Object.entries(DICTIONARIES)) {
     });
   }
 }
+
+test("no key is in both the interface and the rules dictionaries (the rules one would hide the other)", async () => {
+  const ui = await load("en");
+  const rules = await load("rules-en");
+  assert.deepEqual(Object.keys(rules).filter((key) => key in ui), []);
+});
 
 /**
  * Just enough DOM for rules.js: elements with attributes, children and text.

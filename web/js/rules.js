@@ -151,30 +151,12 @@ const HOUSE_RULES = {
 export function renderRules(container, variant) {
   container.replaceChildren();
   if (!(variant in PIECES)) {
-    container.append(html("p", { class: "rules-unknown" }, t("rules.unknown", { variant })));
+    container.append(html("p", {}, t("rules.unknown", { variant })));
     return;
   }
-  const article = html("article", { class: "rules", "data-rules": variant });
-  article.append(
-    html("h1", {}, t(`rules.title.${variant}`)),
-    otherGames(variant),
-    ...sections(variant),
-  );
+  const article = html("article", { class: "rules-page", "data-rules": variant });
+  article.append(html("h1", {}, t(`rules.title.${variant}`)), ...sections(variant));
   container.append(article);
-}
-
-/**
- * @param {string} variant
- * @returns {HTMLElement}
- */
-function otherGames(variant) {
-  const nav = html("nav", { class: "rules-games", "aria-label": t("rules.games") });
-  for (const other of Object.keys(PIECES)) {
-    const link = html("a", { href: `/rules/${other}` }, t(`rules.game.${other}`));
-    if (other === variant) link.setAttribute("aria-current", "page");
-    nav.append(link);
-  }
-  return nav;
 }
 
 /**
@@ -219,9 +201,13 @@ function sections(variant) {
 }
 
 /**
- * The ways a game of the shogi family ends, as [term, text] keys.
+ * @typedef {[string, string, Term[]?]} Term a term's name, its text's key, and sub-terms
+ */
+
+/**
+ * The ways a game of the shogi family ends.
  * @param {string} variant
- * @returns {Array<[string, string]>}
+ * @returns {Term[]}
  */
 function endRules(variant) {
   if (variant === "minishogi") {
@@ -231,9 +217,7 @@ function endRules(variant) {
     ["mate", "rules.shogi.mate"],
     ["sennichite", "rules.shogi.sennichite"],
     ["perpetual", "rules.shogi.perpetual"],
-    ["impasse", "rules.shogi.impasse"],
-    ["impasse24", "rules.shogi.impasse24"],
-    ["impasse27", "rules.shogi.impasse27"],
+    ["impasse", "rules.shogi.impasse", [["impasse24", "rules.shogi.impasse24"], ["impasse27", "rules.shogi.impasse27"]]],
     ["other", "rules.shogi.other"],
   ];
 }
@@ -261,13 +245,17 @@ function paragraphs(...keys) {
 }
 
 /**
- * A definition list: the term `rules.term.<name>` and its text.
- * @param {Array<[string, string]>} entries
+ * A definition list: the term `rules.term.<name>` and its text, sub-terms nested in it.
+ * @param {Term[]} entries
  * @returns {HTMLElement}
  */
 function terms(entries) {
   const list = html("dl", { class: "rules-terms" });
-  for (const [name, key] of entries) list.append(html("dt", {}, t(`rules.term.${name}`)), html("dd", {}, t(key)));
+  for (const [name, key, details] of entries) {
+    const text = html("dd", {}, t(key));
+    if (details) text.append(terms(details));
+    list.append(html("dt", {}, t(`rules.term.${name}`)), text);
+  }
   return list;
 }
 

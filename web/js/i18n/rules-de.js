@@ -2,12 +2,6 @@
 // Shogi- und Xiangqi-Spieler.
 
 export default {
-  "rules.unknown": "Für „{variant}“ gibt es keine Regelseite.",
-  "rules.games": "Regeln der Spiele",
-  "rules.game.shogi": "Shogi",
-  "rules.game.minishogi": "Minishogi",
-  "rules.game.annan": "Annan-Shogi",
-  "rules.game.xiangqi": "Xiangqi",
   "rules.title.shogi": "Shogi-Regeln",
   "rules.title.minishogi": "Minishogi-Regeln",
   "rules.title.annan": "Annan-Shogi-Regeln",

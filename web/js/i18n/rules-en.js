@@ -2,12 +2,6 @@
 // shared/spec/rules.md; the other languages translate these keys.
 
 export default {
-  "rules.unknown": "There is no rules page for “{variant}”.",
-  "rules.games": "Rules of the games",
-  "rules.game.shogi": "Shogi",
-  "rules.game.minishogi": "Minishogi",
-  "rules.game.annan": "Annan Shogi",
-  "rules.game.xiangqi": "Xiangqi",
   "rules.title.shogi": "Shogi rules",
   "rules.title.minishogi": "Minishogi rules",
   "rules.title.annan": "Annan Shogi rules",

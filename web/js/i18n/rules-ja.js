@@ -1,12 +1,6 @@
 // ルールのページ、日本語。rules-en.js からの翻訳で、将棋用語は棋士の使う言い方に合わせる。
 
 export default {
-  "rules.unknown": "「{variant}」のルールのページはありません。",
-  "rules.games": "各ゲームのルール",
-  "rules.game.shogi": "将棋",
-  "rules.game.minishogi": "5五将棋",
-  "rules.game.annan": "安南将棋",
-  "rules.game.xiangqi": "シャンチー（中国象棋）",
   "rules.title.shogi": "将棋のルール",
   "rules.title.minishogi": "5五将棋のルール",
   "rules.title.annan": "安南将棋のルール",

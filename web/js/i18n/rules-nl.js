@@ -2,12 +2,6 @@
 // Nederlandstalige shogi- en xiangqispelers.
 
 export default {
-  "rules.unknown": "Er is geen spelregelpagina voor ‘{variant}’.",
-  "rules.games": "Spelregels van de spellen",
-  "rules.game.shogi": "Shogi",
-  "rules.game.minishogi": "Minishogi",
-  "rules.game.annan": "Annan-shogi",
-  "rules.game.xiangqi": "Xiangqi",
   "rules.title.shogi": "Spelregels van shogi",
   "rules.title.minishogi": "Spelregels van minishogi",
   "rules.title.annan": "Spelregels van annan-shogi",

@@ -1,12 +1,6 @@
 // 规则页面，简体中文。译自 rules-en.js；象棋用语依中国象棋棋手的说法，将棋用语依中文将棋圈的说法。
 
 export default {
-  "rules.unknown": "没有“{variant}”的规则页面。",
-  "rules.games": "各棋种规则",
-  "rules.game.shogi": "将棋",
-  "rules.game.minishogi": "五五将棋",
-  "rules.game.annan": "安南将棋",
-  "rules.game.xiangqi": "中国象棋",
   "rules.title.shogi": "将棋规则",
   "rules.title.minishogi": "五五将棋规则",
   "rules.title.annan": "安南将棋规则",
