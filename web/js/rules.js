@@ -71,10 +71,13 @@ const MOVES = {
   },
 };
 
-/** The pieces explained on each page, each unpromoted piece followed by its promoted form. */
+/**
+ * The pieces explained on each page: the two that never promote, then each
+ * piece followed by its promoted form, so pairs share a row in an even grid.
+ */
 const PIECES = {
-  shogi: ["K", "R", "+R", "B", "+B", "G", "S", "+S", "N", "+N", "L", "+L", "P", "+P"],
-  minishogi: ["K", "R", "+R", "B", "+B", "G", "S", "+S", "P", "+P"],
+  shogi: ["K", "G", "R", "+R", "B", "+B", "S", "+S", "N", "+N", "L", "+L", "P", "+P"],
+  minishogi: ["K", "G", "R", "+R", "B", "+B", "S", "+S", "P", "+P"],
   xiangqi: ["K", "A", "B", "N", "R", "C", "P"],
 };
 PIECES.annan = PIECES.shogi;
@@ -582,7 +585,7 @@ function coordinates(d, at) {
 function pieceShape(variant, code, side, [cx, cy], labels) {
   const text = pieceLabel(variant, code, side, labels);
   const group = svg("g", {
-    class: `rules-piece-shape rules-${side}${isPromoted(code) ? " rules-promoted" : ""}`,
+    class: `rules-piece-shape rules-${side}${isPromoted(code) ? " rules-promoted" : ""}${labels === "letters" ? " rules-letters" : ""}`,
     transform: `translate(${cx},${cy})${side === "second" && variant !== "xiangqi" ? " rotate(180)" : ""}`,
   });
   const size = text.length > 1 ? (text.length > 2 ? 10 : 13) : 19;

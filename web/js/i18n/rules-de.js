@@ -78,7 +78,7 @@ export default {
   "rules.term.dead": "Tote Figuren",
   "rules.shogi.dead": "Kein Bauer und keine Lanze darf auf die letzte Reihe eingesetzt werden und kein Springer auf die letzten beiden Reihen, wo sie nie ziehen könnten.",
   "rules.minishogi.dead": "Kein Bauer darf auf die letzte Reihe eingesetzt werden.",
-  "rules.annan.dead": "Für Bauern und Lanzen auf der letzten Reihe und Springer auf den letzten beiden, sowohl beim unpromovierten Hinziehen als auch beim Einsetzen, wählt der Raum die Regel (siehe Hausregeln). Standardmäßig ist es erlaubt, wenn die Figur mit der Unterstützung, die sie dort hat, von diesem Feld aus mindestens einen Zug hat.",
+  "rules.annan.dead": "Für Bauern und Lanzen auf der letzten Reihe und Springer auf den letzten beiden, sowohl beim unpromovierten Hinziehen als auch beim Einsetzen, wählt der Raum die Regel (siehe Hausregeln). Standardmäßig ist es erlaubt, wenn die Figur mit der Unterstützung, die sie dort hat, von diesem Feld aus mindestens ein Zugziel auf dem Brett hat, andere Figuren nicht beachtet.",
   "rules.term.uchifuzume": "Uchifuzume (Matt durch Bauerneinsatz)",
   "rules.shogi.uchifuzume": "Ein eingesetzter Bauer, der Matt setzt, ist verboten. Ein eingesetzter Bauer, der Schach, aber nicht Matt bietet, ist erlaubt, ebenso ein Matt durch einen auf dem Brett gezogenen Bauern.",
   "rules.annan.uchifuzume": "Wie im Shogi: Ein Bauerneinsatz, nach dem der Gegner im Schach steht und keinen legalen Zug hat, ist verboten.",

@@ -78,7 +78,7 @@ export default {
   "rules.term.dead": "Dead pieces",
   "rules.shogi.dead": "No pawn or lance may be dropped on the last rank, and no knight on the last two ranks, where it could never move.",
   "rules.minishogi.dead": "No pawn may be dropped on the last rank.",
-  "rules.annan.dead": "For pawns and lances on the last rank and knights on the last two, both for moving there unpromoted and for dropping there, the room chooses the rule (see House rules). By default it is allowed when the piece, with the support it has there, has at least one move from that square.",
+  "rules.annan.dead": "For pawns and lances on the last rank and knights on the last two, both for moving there unpromoted and for dropping there, the room chooses the rule (see House rules). By default it is allowed when the piece, with the support it has there, has at least one move target on the board from that square, other pieces ignored.",
   "rules.term.uchifuzume": "Uchifuzume (pawn-drop mate)",
   "rules.shogi.uchifuzume": "A pawn drop that gives checkmate is illegal. A pawn drop that gives check but not mate is legal, and so is checkmate by a pawn moved on the board.",
   "rules.annan.uchifuzume": "As in shogi: a pawn drop after which the opponent is in check and has no legal move is illegal.",

@@ -78,7 +78,7 @@ export default {
   "rules.term.dead": "Dode stukken",
   "rules.shogi.dead": "Geen pion of lans mag op de laatste rij worden ingezet en geen paard op de laatste twee rijen, waar ze nooit meer zouden kunnen gaan.",
   "rules.minishogi.dead": "Geen pion mag op de laatste rij worden ingezet.",
-  "rules.annan.dead": "Voor pionnen en lansen op de laatste rij en paarden op de laatste twee, zowel bij ongepromoveerd daarheen gaan als bij inzetten, kiest de kamer de regel (zie Huisregels). Standaard mag het als het stuk, met de steun die het daar heeft, vanaf dat veld minstens één zet heeft.",
+  "rules.annan.dead": "Voor pionnen en lansen op de laatste rij en paarden op de laatste twee, zowel bij ongepromoveerd daarheen gaan als bij inzetten, kiest de kamer de regel (zie Huisregels). Standaard mag het als het stuk, met de steun die het daar heeft, vanaf dat veld minstens één doelveld op het bord heeft, andere stukken niet meegerekend.",
   "rules.term.uchifuzume": "Uchifuzume (mat door pioninzet)",
   "rules.shogi.uchifuzume": "Een pioninzet die mat zet, is niet toegestaan. Een pioninzet die schaak maar geen mat geeft, is wel toegestaan, en mat door een op het bord verzette pion ook.",
   "rules.annan.uchifuzume": "Zoals in shogi: een pioninzet waarna de tegenstander schaak staat en geen toegestane zet heeft, is niet toegestaan.",
