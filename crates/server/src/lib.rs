@@ -33,6 +33,7 @@ mod ratings;
 mod room;
 mod room_settings;
 mod rooms;
+mod web;
 mod ws;
 
 use std::future::Future;
@@ -144,11 +145,13 @@ impl AppState {
     }
 }
 
-/// Every route: the API under `/api/v1` and `/healthz`.
+/// Every route: the API under `/api/v1`, the browser front end (pages and
+/// `/assets/...`) and `/healthz`.
 pub fn router(state: AppState) -> Router {
     let limit = state.config.max_message_bytes;
     Router::new()
         .nest("/api/v1", api::routes())
+        .merge(web::routes())
         .route("/healthz", get(|| async { "ok" }))
         .with_state(state)
         .layer(DefaultBodyLimit::max(limit))

@@ -1,0 +1,494 @@
+// The board and the hands: shogi 9x9, minishogi 5x5 (squares with pentagon
+// pieces, the opponent's turned around) and xiangqi 9x10 (discs on the points
+// of a drawn board with river and palaces). It draws what it is given and
+// reports clicks, drags and keys; what they mean (selection, legal targets,
+// moves) is the room page's business.
+
+import { t } from "./i18n.js";
+import { family, isPromoted, pieceLabel, pieceName } from "./pieces.js";
+import { HAND_ORDER, boardSize, rows } from "./position.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** @typedef {import("./position.js").Position} Position */
+/** @typedef {import("./position.js").Side} Side */
+
+/**
+ * What to draw.
+ * @typedef {object} BoardState
+ * @property {Position} position
+ * @property {Side} orientation the side at the bottom
+ * @property {"traditional" | "letters"} labels
+ * @property {"japanese" | "western"} rankStyle how shogi ranks are written beside the board
+ * @property {string | null} selected a square, or "hand:<code>" for a piece in hand
+ * @property {string[]} targets squares to mark as legal destinations
+ * @property {string[]} lastMove the last move's squares
+ * @property {string | null} check the square of a king in check
+ * @property {number | null} reviewPly the ply shown when reviewing, null for the live position
+ */
+
+/**
+ * What the board reports.
+ * @typedef {object} BoardHandlers
+ * @property {(square: string) => void} onSquare a square was clicked or chosen with Enter/Space
+ * @property {(code: string) => void} onHand a piece in the hand of the side to move was clicked
+ * @property {(square: string) => boolean} onDragStart a drag began on a square; true if the piece may move
+ * @property {(code: string) => boolean} onHandDragStart a drag began on a piece in hand
+ * @property {(square: string) => void} onDrop a dragged piece was let go over a square
+ * @property {() => void} onCancel Escape, or a drag let go outside the board
+ */
+
+/** Japanese rank numerals for the coordinates beside a shogi board. */
+const KANJI_RANKS = "一二三四五六七八九";
+
+/**
+ * A piece drawn in SVG: a pentagon (shogi family) or a disc (xiangqi).
+ * @param {string} variant
+ * @param {string} code
+ * @param {Side} side
+ * @param {"traditional" | "letters"} labels
+ * @returns {SVGSVGElement}
+ */
+export function pieceSvg(variant, code, side, labels) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("aria-hidden", "true");
+  const label = pieceLabel(variant, code, side, labels);
+  const text = document.createElementNS(SVG, "text");
+  text.textContent = label;
+  text.setAttribute("x", "50");
+  text.setAttribute("text-anchor", "middle");
+  text.setAttribute("dominant-baseline", "central");
+  const size = label.length > 1 ? 34 : 50;
+  text.setAttribute("font-size", String(size));
+  if (family(variant) === "xiangqi") {
+    for (const [r, cls] of /** @type {[number, string][]} */ ([[46, "disc"], [38, "ring"]])) {
+      const circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("cx", "50");
+      circle.setAttribute("cy", "50");
+      circle.setAttribute("r", String(r));
+      circle.setAttribute("class", cls);
+      svg.append(circle);
+    }
+    text.setAttribute("y", "52");
+  } else {
+    // Kings and rooks stand a little taller than pawns on a real board.
+    const scale = code === "K" ? 1 : code === "P" || code === "+P" ? 0.88 : 0.94;
+    const poly = document.createElementNS(SVG, "polygon");
+    const points = [[50, 4], [82, 18], [92, 96], [8, 96], [18, 18]].map(
+      ([x, y]) => `${50 + (x - 50) * scale},${100 - (100 - y) * scale}`,
+    );
+    poly.setAttribute("points", points.join(" "));
+    poly.setAttribute("class", "pentagon");
+    svg.append(poly);
+    text.setAttribute("y", String(58 + (1 - scale) * 20));
+  }
+  if (isPromoted(code)) text.setAttribute("class", "promoted");
+  svg.append(text);
+  return svg;
+}
+
+/**
+ * The side's name in the variant's words: Sente/Gote or Red/Black.
+ * @param {string} variant
+ * @param {Side} side
+ */
+export function sideName(variant, side) {
+  return t(`side.${family(variant)}.${side}`);
+}
+
+/** A board with its hands, drawn into one container. */
+export class Board {
+  /**
+   * @param {HTMLElement} container
+   * @param {string} variant
+   * @param {BoardHandlers} handlers
+   */
+  constructor(container, variant, handlers) {
+    this.container = container;
+    this.variant = variant;
+    this.handlers = handlers;
+    /** The square that takes Tab focus (roving tabindex). */
+    this.focusSquare = rows(variant).at(-1)?.[0] ?? "";
+    /** Set after a drag so that the click that ends it is not a second action. */
+    this.suppressClick = false;
+    /** @type {BoardState | null} */
+    this.state = null;
+  }
+
+  /** @param {BoardState} state */
+  render(state) {
+    this.state = state;
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement && this.container.contains(active)
+      ? active.dataset.square ?? (active.dataset.handPiece ? `hand:${active.closest("[data-hand]")?.getAttribute("data-hand")}:${active.dataset.handPiece}` : null)
+      : null;
+    const shogi = family(this.variant) === "shogi";
+    const top = state.orientation === "first" ? "second" : "first";
+    const area = document.createElement("div");
+    area.className = `board-area ${shogi ? "with-hands" : "no-hands"}`;
+    if (shogi) area.append(this.hand(state, top, "top"));
+    area.append(this.board(state));
+    if (shogi) area.append(this.hand(state, state.orientation, "bottom"));
+    this.container.replaceChildren(area);
+    if (focused) {
+      const again = focused.startsWith("hand:")
+        ? this.container.querySelector(`[data-hand=${focused.split(":")[1]}] [data-hand-piece="${focused.split(":")[2]}"]`)
+        : this.container.querySelector(`[data-square="${focused}"]`);
+      if (again instanceof HTMLElement) again.focus({ preventScroll: true });
+    }
+  }
+
+  /**
+   * The rows as drawn, top first.
+   * @param {Side} orientation
+   * @returns {string[][]}
+   */
+  displayRows(orientation) {
+    const layout = rows(this.variant);
+    if (orientation === "first") return layout;
+    return layout.reverse().map((row) => row.reverse());
+  }
+
+  /**
+   * @param {BoardState} state
+   * @returns {HTMLElement}
+   */
+  board(state) {
+    const { files, ranks } = boardSize(this.variant);
+    const xiangqi = this.variant === "xiangqi";
+    const wrap = document.createElement("div");
+    wrap.className = "board-wrap";
+    const board = document.createElement("div");
+    board.className = `board ${xiangqi ? "xiangqi" : "shogi"}`;
+    board.dataset.board = "";
+    board.dataset.variant = this.variant;
+    board.dataset.orientation = state.orientation;
+    board.style.setProperty("--files", String(files));
+    board.style.setProperty("--ranks", String(ranks));
+    board.setAttribute("role", "grid");
+    board.setAttribute("aria-label", t("board.label", { game: t(`variant.${this.variant}`) }));
+    if (state.reviewPly !== null) board.dataset.reviewPly = String(state.reviewPly);
+    if (xiangqi) board.append(xiangqiLines(state.orientation));
+    const display = this.displayRows(state.orientation);
+    for (const line of display) {
+      const row = document.createElement("div");
+      row.className = "row";
+      row.setAttribute("role", "row");
+      for (const square of line) row.append(this.square(state, square));
+      board.append(row);
+    }
+    board.addEventListener("keydown", (event) => this.key(event, display));
+    wrap.append(board, ...this.coordinates(state, display));
+    return wrap;
+  }
+
+  /**
+   * The file and rank names beside the board.
+   * @param {BoardState} state
+   * @param {string[][]} display
+   * @returns {HTMLElement[]}
+   */
+  coordinates(state, display) {
+    const filesBar = document.createElement("div");
+    filesBar.className = "coords files";
+    const ranksBar = document.createElement("div");
+    ranksBar.className = "coords ranks";
+    for (const ax of [filesBar, ranksBar]) ax.setAttribute("aria-hidden", "true");
+    for (const square of display[0]) {
+      const span = document.createElement("span");
+      span.textContent = this.variant === "xiangqi" ? square[0] : square.slice(0, -1);
+      filesBar.append(span);
+    }
+    for (const line of display) {
+      const span = document.createElement("span");
+      const square = line[0];
+      if (this.variant === "xiangqi") span.textContent = square.slice(1);
+      else {
+        const rank = square.at(-1) ?? "a";
+        span.textContent = state.rankStyle === "japanese"
+          ? KANJI_RANKS["abcdefghi".indexOf(rank)]
+          : rank;
+      }
+      ranksBar.append(span);
+    }
+    return [filesBar, ranksBar];
+  }
+
+  /**
+   * @param {BoardState} state
+   * @param {string} square
+   * @returns {HTMLElement}
+   */
+  square(state, square) {
+    const cell = document.createElement("div");
+    cell.className = "square";
+    cell.dataset.square = square;
+    cell.setAttribute("role", "gridcell");
+    cell.tabIndex = square === this.focusSquare ? 0 : -1;
+    const piece = state.position.board.get(square);
+    const words = piece
+      ? t("square.piece", {
+          square,
+          side: sideName(this.variant, piece.side),
+          piece: pieceName(this.variant, piece.code),
+          // English writes "Sente pawn"; a language whose nouns keep their capital uses {piece}.
+          piece_lower: pieceName(this.variant, piece.code).toLowerCase(),
+        })
+      : t("square.empty", { square });
+    const marks = [];
+    if (state.selected === square) {
+      cell.classList.add("selected");
+      marks.push(t("square.selected"));
+    }
+    if (state.targets.includes(square)) {
+      cell.classList.add("target");
+      marks.push(t("square.target"));
+    }
+    if (state.lastMove.includes(square)) cell.classList.add("last-move");
+    if (state.check === square) {
+      cell.classList.add("check");
+      marks.push(t("square.check"));
+    }
+    cell.setAttribute("aria-label", [words, ...marks].join(", "));
+    if (piece) {
+      const el = document.createElement("div");
+      el.className = "piece";
+      el.dataset.piece = piece.code;
+      el.dataset.side = piece.side;
+      if (piece.side !== state.orientation) el.classList.add("turned");
+      el.append(pieceSvg(this.variant, piece.code, piece.side, state.labels));
+      cell.append(el);
+    }
+    cell.addEventListener("click", () => {
+      if (this.consumeDrag()) return;
+      this.focusSquare = square;
+      this.handlers.onSquare(square);
+    });
+    cell.addEventListener("focus", () => {
+      this.focusSquare = square;
+    });
+    if (piece) {
+      cell.addEventListener("pointerdown", (event) =>
+        this.dragFrom(event, cell, () => this.handlers.onDragStart(square)),
+      );
+    }
+    return cell;
+  }
+
+  /**
+   * A hand (komadai): the pieces a player has captured, ready to drop.
+   * @param {BoardState} state
+   * @param {Side} side
+   * @param {"top" | "bottom"} place
+   * @returns {HTMLElement}
+   */
+  hand(state, side, place) {
+    const box = document.createElement("div");
+    box.className = `hand ${place}`;
+    box.dataset.hand = side;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", t("hand.label", { side: sideName(this.variant, side) }));
+    const counts = state.position.hands[side];
+    const codes = HAND_ORDER.filter((code) => counts[code] > 0);
+    for (const code of codes) {
+      const count = counts[code];
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "hand-piece";
+      button.dataset.handPiece = code;
+      button.dataset.count = String(count);
+      const selected = state.selected === `hand:${code}` && side === state.position.sideToMove;
+      if (selected) button.classList.add("selected");
+      button.setAttribute("aria-pressed", String(selected));
+      button.setAttribute(
+        "aria-label",
+        t("hand.piece", { piece: pieceName(this.variant, code), count }),
+      );
+      const piece = document.createElement("span");
+      piece.className = "piece";
+      if (side !== state.orientation) piece.classList.add("turned");
+      piece.append(pieceSvg(this.variant, code, side, state.labels));
+      button.append(piece);
+      if (count > 1) {
+        const badge = document.createElement("span");
+        badge.className = "count";
+        badge.textContent = String(count);
+        badge.setAttribute("aria-hidden", "true");
+        button.append(badge);
+      }
+      button.addEventListener("click", () => {
+        if (this.consumeDrag()) return;
+        if (side === state.position.sideToMove) this.handlers.onHand(code);
+      });
+      button.addEventListener("pointerdown", (event) =>
+        this.dragFrom(event, button, () =>
+          side === state.position.sideToMove && this.handlers.onHandDragStart(code),
+        ),
+      );
+      button.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") this.handlers.onCancel();
+      });
+      box.append(button);
+    }
+    if (codes.length === 0) {
+      const none = document.createElement("span");
+      none.className = "empty";
+      none.textContent = t("hand.empty");
+      box.append(none);
+    }
+    return box;
+  }
+
+  /** @returns {boolean} whether a click is the end of a drag (and so ignored) */
+  consumeDrag() {
+    const was = this.suppressClick;
+    this.suppressClick = false;
+    return was;
+  }
+
+  /**
+   * Follows a pointer from a piece: past a few pixels it becomes a drag, and
+   * letting go over a square drops the piece there.
+   * @param {PointerEvent} down
+   * @param {HTMLElement} origin
+   * @param {() => boolean} start asks whether the piece may be dragged (and selects it)
+   */
+  dragFrom(down, origin, start) {
+    if (down.button !== 0) return;
+    const pieceEl = origin.querySelector(".piece");
+    if (!pieceEl) return;
+    /** @type {HTMLElement | null} */
+    let ghost = null;
+    const size = origin.getBoundingClientRect().width;
+    /** @param {PointerEvent} event */
+    const move = (event) => {
+      if (!ghost) {
+        if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < 6) return;
+        if (!start()) {
+          stop();
+          return;
+        }
+        ghost = document.createElement("div");
+        ghost.className = `drag-ghost ${this.variant === "xiangqi" ? "xiangqi" : "shogi"}`;
+        ghost.style.width = ghost.style.height = `${size}px`;
+        ghost.append(pieceEl.cloneNode(true));
+        document.body.append(ghost);
+      }
+      ghost.style.left = `${event.clientX - size / 2}px`;
+      ghost.style.top = `${event.clientY - size / 2}px`;
+      event.preventDefault();
+    };
+    /** @param {PointerEvent} event */
+    const up = (event) => {
+      stop();
+      if (!ghost) return;
+      ghost.remove();
+      this.suppressClick = true;
+      // The click after pointerup, if any, comes at once; never let the flag linger.
+      window.setTimeout(() => (this.suppressClick = false), 0);
+      const under = document.elementFromPoint(event.clientX, event.clientY);
+      const target = under instanceof Element ? under.closest("[data-square]") : null;
+      if (target instanceof HTMLElement && this.container.contains(target)) {
+        this.handlers.onDrop(target.dataset.square ?? "");
+      } else {
+        this.handlers.onCancel();
+      }
+    };
+    const stop = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", cancel);
+    };
+    const cancel = () => {
+      stop();
+      ghost?.remove();
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", cancel);
+  }
+
+  /**
+   * Arrows move the focus as the squares are drawn; Enter/Space acts on the
+   * focused square; Escape cancels a selection.
+   * @param {KeyboardEvent} event
+   * @param {string[][]} display
+   */
+  key(event, display) {
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || !target.dataset.square) return;
+    const square = target.dataset.square;
+    const row = display.findIndex((line) => line.includes(square));
+    const col = display[row].indexOf(square);
+    /** @type {Record<string, [number, number]>} */
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in steps) {
+      const [dr, dc] = steps[event.key];
+      const next = display[row + dr]?.[col + dc];
+      if (next) {
+        const el = this.container.querySelector(`[data-square="${next}"]`);
+        if (el instanceof HTMLElement) {
+          target.tabIndex = -1;
+          el.tabIndex = 0;
+          this.focusSquare = next;
+          el.focus();
+        }
+      }
+      event.preventDefault();
+    } else if (event.key === "Enter" || event.key === " ") {
+      this.handlers.onSquare(square);
+      event.preventDefault();
+    } else if (event.key === "Escape") {
+      this.handlers.onCancel();
+      event.preventDefault();
+    }
+  }
+}
+
+/**
+ * The lines of a xiangqi board through the centres of the 9x10 cells: ranks,
+ * files broken at the river, the palaces' diagonals and the river's words.
+ * @param {Side} orientation
+ * @returns {SVGSVGElement}
+ */
+function xiangqiLines(orientation) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "lines");
+  svg.setAttribute("viewBox", "0 0 900 1000");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("aria-hidden", "true");
+  /** @param {number} x1 @param {number} y1 @param {number} x2 @param {number} y2 */
+  const line = (x1, y1, x2, y2) => {
+    const el = document.createElementNS(SVG, "line");
+    el.setAttribute("x1", String(50 + 100 * x1));
+    el.setAttribute("y1", String(50 + 100 * y1));
+    el.setAttribute("x2", String(50 + 100 * x2));
+    el.setAttribute("y2", String(50 + 100 * y2));
+    svg.append(el);
+  };
+  for (let r = 0; r < 10; r++) line(0, r, 8, r);
+  for (let f = 0; f < 9; f++) {
+    if (f === 0 || f === 8) line(f, 0, f, 9);
+    else {
+      line(f, 0, f, 4);
+      line(f, 5, f, 9);
+    }
+  }
+  for (const top of [0, 7]) {
+    line(3, top, 5, top + 2);
+    line(5, top, 3, top + 2);
+  }
+  const words = orientation === "first" ? ["楚 河", "漢 界"] : ["漢 界", "楚 河"];
+  words.forEach((word, i) => {
+    const text = document.createElementNS(SVG, "text");
+    text.textContent = word;
+    text.setAttribute("x", String(i === 0 ? 250 : 650));
+    text.setAttribute("y", "500");
+    text.setAttribute("text-anchor", "middle");
+    text.setAttribute("dominant-baseline", "central");
+    text.setAttribute("class", "river");
+    svg.append(text);
+  });
+  return svg;
+}

@@ -1,0 +1,119 @@
+// What this device remembers in localStorage: the seat tokens of its rooms
+// (the only proof of a seat, so a reload or a reopened invitation gets the
+// seat back), its anonymous player id and name, and the display choices.
+// Storage may be unavailable (private mode, blocked cookies): every read then
+// answers the default and every write is dropped, and the page still works
+// for this visit.
+
+const PREFIX = "koma.";
+
+/**
+ * @param {string} key
+ * @returns {string | null}
+ */
+function read(key) {
+  try {
+    return window.localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string} key
+ * @param {string | null} value null removes the key
+ */
+function write(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(PREFIX + key);
+    else window.localStorage.setItem(PREFIX + key, value);
+  } catch {
+    // Nothing to do: the choice lasts for this page only.
+  }
+}
+
+/**
+ * A seat held by this device: the token and the seats it holds (both in a
+ * local room).
+ * @typedef {{ token: string, seats: string[] }} SeatToken
+ */
+
+/**
+ * @param {string} roomId
+ * @returns {SeatToken | null}
+ */
+export function roomToken(roomId) {
+  const text = read(`room.${roomId}`);
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text);
+    if (typeof value.token === "string" && Array.isArray(value.seats)) return value;
+  } catch {
+    // A damaged entry counts as none.
+  }
+  return null;
+}
+
+/**
+ * @param {string} roomId
+ * @param {SeatToken} seat
+ */
+export function setRoomToken(roomId, seat) {
+  write(`room.${roomId}`, JSON.stringify(seat));
+}
+
+/**
+ * This device's anonymous player id, made up on first use. The server
+ * accepts 1-64 letters, digits, '-' or '_'.
+ * @returns {string}
+ */
+export function playerId() {
+  let id = read("player");
+  if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    write("player", id);
+  }
+  return id;
+}
+
+/** @returns {string} the display name, "" when none was given */
+export function playerName() {
+  return read("name") ?? "";
+}
+
+/** @param {string} name */
+export function setPlayerName(name) {
+  write("name", name.trim() || null);
+}
+
+/** @returns {string | null} the chosen language, null before any choice */
+export function storedLanguage() {
+  return read("language");
+}
+
+/** @param {string} lang */
+export function storeLanguage(lang) {
+  write("language", lang);
+}
+
+/** @returns {"traditional" | "letters"} how pieces are labelled */
+export function pieceLabels() {
+  return read("pieces") === "letters" ? "letters" : "traditional";
+}
+
+/** @param {"traditional" | "letters"} labels */
+export function setPieceLabels(labels) {
+  write("pieces", labels);
+}
+
+/** @returns {"japanese" | "western"} the move notation for the shogi family */
+export function shogiNotation() {
+  return read("notation") === "western" ? "western" : "japanese";
+}
+
+/** @param {"japanese" | "western"} notation */
+export function setShogiNotation(notation) {
+  write("notation", notation);
+}
