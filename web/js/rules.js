@@ -447,6 +447,8 @@ function diagram(d) {
     viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": d.label, "data-diagram": d.name,
     class: `rules-diagram rules-${points ? "points" : "squares"}`,
   }));
+  // A start position keeps its natural size (one unit a pixel), so 5×5 stays smaller than 9×9.
+  if (d.coordinates) svgElement.setAttribute("width", String(width));
   svgElement.append(points ? pointsBoard(d, at) : squaresBoard(d, margin));
   if (d.coordinates) svgElement.append(coordinates(d, at));
 

@@ -33,7 +33,7 @@ export default {
   "rules.xiangqi.goal": "Setze den gegnerischen General matt: Greife ihn so an, dass ihn kein Zug mehr retten kann. Ein Zug, nach dem der eigene General angegriffen ist, ist verboten.",
 
   "rules.legend.shogi": "In den Diagrammen markiert ein Punkt ein Feld, auf das die Figur ziehen kann. Eine Linie mit Pfeil bedeutet, dass sie in diese Richtung beliebig weit ziehen kann, bis eine Figur im Weg steht: Die erste gegnerische Figur darf sie schlagen, springen kann sie nie. Eine Figur schlägt, indem sie auf das Feld einer gegnerischen Figur zieht.",
-  "rules.legend.xiangqi": "In den Diagrammen markiert ein Punkt einen Punkt, auf den die Figur ziehen kann, eine Linie mit Pfeil beliebig weit in diese Richtung, ein Ring eine gegnerische Figur, die sie schlagen kann, und ein Kreuz einen Punkt, den sie erreichen würde, wäre sie nicht blockiert. Eine Figur schlägt, indem sie auf den Punkt einer gegnerischen Figur zieht.",
+  "rules.legend.xiangqi": "In den Diagrammen zeigt ein grüner Punkt, wohin die Figur ziehen kann, eine Linie mit Pfeil einen Zug beliebig weit in diese Richtung, ein Ring eine gegnerische Figur, die sie schlagen kann, und ein Kreuz einen Punkt, den sie erreichen würde, wäre sie nicht blockiert. Eine Figur schlägt, indem sie auf den Punkt einer gegnerischen Figur zieht.",
 
   "rules.move.shogi.K": "Ein Schritt in jede der 8 Richtungen. Promoviert nie.",
   "rules.move.shogi.R": "Beliebig weit orthogonal: vorwärts, rückwärts oder seitwärts.",
