@@ -135,8 +135,9 @@ const ANNAN_EXAMPLES = [
 ];
 
 /**
- * The house rules each game's rooms offer, in the order the new-game form shows them.
- * `illegal_move_loses` names the variant's own illegal moves.
+ * The house rules each game's rooms offer (shared/spec/platform.md): the game's own
+ * rules first, then clock, move limit and the rest. Xiangqi's `illegal_move_loses`
+ * text names its own illegal moves.
  */
 const HOUSE_RULES = {
   shogi: ["handicap", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
