@@ -100,6 +100,8 @@ class RoomPage {
     this.socket = null;
     /** @type {number | undefined} */
     this.ticker = undefined;
+    /** @type {number | undefined} */
+    this.poller = undefined;
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
@@ -138,6 +140,10 @@ class RoomPage {
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
+    // Connections opening and closing are not events; a slow poll keeps the seats' state fresh.
+    this.poller = window.setInterval(() => {
+      if (document.visibilityState === "visible") this.refresh();
+    }, 10000);
   }
 
   /** Takes the free seat of an online room (the invitation's purpose). */
@@ -180,6 +186,10 @@ class RoomPage {
     }
     const fresh = events.filter((event) => event.seq > this.quietUntil);
     if (fresh.length === 0) return;
+    if (fresh.some((event) => event.type === "seated" || event.type === "new_game")) {
+      // A new player's socket opens just after their seat event: look again shortly.
+      window.setTimeout(() => this.refresh(), 1500);
+    }
     await this.refresh();
     for (const event of fresh) this.announceEvent(event);
   }
@@ -900,6 +910,7 @@ class RoomPage {
   stop() {
     this.socket?.close();
     window.clearInterval(this.ticker);
+    window.clearInterval(this.poller);
   }
 }
 
