@@ -38,8 +38,9 @@ const GOLD = [...ORTHOGONAL, [1, 1], [-1, 1]];
  * `[dx, dy]` or `[dx, dy, bx, by]` where `[bx, by]` must be empty (horse leg,
  * elephant eye); a slide is a direction followed to the first piece.
  * `palace`, `ownHalf`: the xiangqi limits; `sideways`: the soldier's extra steps
- * once across the river; `screen`: the cannon's capture over one piece.
- * @type {Record<string, Record<string, {steps?: number[][], slides?: number[][], palace?: boolean, ownHalf?: boolean, sideways?: boolean, screen?: boolean}>>}
+ * once across the river; `screen`: the cannon's capture over one piece;
+ * `flying`: the general may not stop facing the other general on an open file.
+ * @type {Record<string, Record<string, {steps?: number[][], slides?: number[][], palace?: boolean, ownHalf?: boolean, sideways?: boolean, screen?: boolean, flying?: boolean}>>}
  */
 const MOVES = {
   shogi: {
@@ -59,7 +60,7 @@ const MOVES = {
     "+P": { steps: GOLD },
   },
   xiangqi: {
-    K: { steps: ORTHOGONAL, palace: true },
+    K: { steps: ORTHOGONAL, palace: true, flying: true },
     A: { steps: DIAGONAL, palace: true },
     B: { steps: DIAGONAL.map(([x, y]) => [2 * x, 2 * y, x, y]), ownHalf: true },
     N: {
@@ -124,6 +125,13 @@ const XIANGQI_WINDOWS = {
     pieces: [[1, 1, "P", "first"], [3, 3, "P", "first"]],
     movers: [[1, 1], [3, 3]],
   },
+};
+
+/** The flying-general example: Red's general on d0, Black's on e9, the e-file open. */
+const FLYING_GENERAL = {
+  origin: /** @type {Point} */ ([2, 0]), files: 5, ranks: 10,
+  pieces: /** @type {Array<[number, number, string, Side]>} */ ([[1, 0, "K", "first"], [2, 9, "K", "second"]]),
+  movers: /** @type {Point[]} */ ([[1, 0]]),
 };
 
 /** Annan's borrowed movement, one example per caption (5×5 windows, the mover in the middle). */
@@ -191,7 +199,7 @@ function sections(variant) {
   } else {
     page.push(
       section("special", terms([
-        ["flying", "rules.xiangqi.flying"],
+        ["flying", "rules.xiangqi.flying", flyingGeneral()],
         ["stalemate", "rules.xiangqi.stalemate"],
         ["repetition", "rules.xiangqi.repetition"],
         ["chase", "rules.xiangqi.chase"],
@@ -205,7 +213,7 @@ function sections(variant) {
 }
 
 /**
- * @typedef {[string, string, Term[]?]} Term a term's name, its text's key, and sub-terms
+ * @typedef {[string, string, Node?]} Term a term's name, its text's key, and what follows the text
  */
 
 /**
@@ -221,7 +229,7 @@ function endRules(variant) {
     ["mate", "rules.shogi.mate"],
     ["sennichite", "rules.shogi.sennichite"],
     ["perpetual", "rules.shogi.perpetual"],
-    ["impasse", "rules.shogi.impasse", [["impasse24", "rules.shogi.impasse24"], ["impasse27", "rules.shogi.impasse27"]]],
+    ["impasse", "rules.shogi.impasse", terms([["impasse24", "rules.shogi.impasse24"], ["impasse27", "rules.shogi.impasse27"]])],
     ["other", "rules.shogi.other"],
   ];
 }
@@ -249,7 +257,7 @@ function paragraphs(...keys) {
 }
 
 /**
- * A definition list: the term `rules.term.<name>` and its text, sub-terms nested in it.
+ * A definition list: the term `rules.term.<name>`, its text, and any sub-terms or figure.
  * @param {Term[]} entries
  * @returns {HTMLElement}
  */
@@ -257,10 +265,21 @@ function terms(entries) {
   const list = html("dl", { class: "rules-terms" });
   for (const [name, key, details] of entries) {
     const text = html("dd", {}, t(key));
-    if (details) text.append(terms(details));
+    if (details) text.append(details);
     list.append(html("dt", {}, t(`rules.term.${name}`)), text);
   }
   return list;
+}
+
+/** @returns {HTMLElement} the flying-general example with its caption */
+function flyingGeneral() {
+  const caption = t("rules.xiangqi.flyingExample");
+  const figure = html("figure", { class: "rules-piece rules-example" });
+  figure.append(
+    diagram({ name: "flying-general", variant: "xiangqi", ...FLYING_GENERAL, label: caption }),
+    html("figcaption", {}, caption),
+  );
+  return figure;
 }
 
 /**
@@ -404,7 +423,8 @@ function movesOf(d, board, from) {
     if (!onBoard(x, y) || !allowed(x, y)) continue;
     const target = board.get(String([x, y]));
     if (target?.side === piece.side) continue;
-    if (bx !== undefined && board.has(String([from[0] + bx * sign, from[1] + by * sign]))) result.blocked.push([x, y]);
+    const legBlocked = bx !== undefined && board.has(String([from[0] + bx * sign, from[1] + by * sign]));
+    if (legBlocked || (rule.flying && facesGeneral(d, board, from, [x, y]))) result.blocked.push([x, y]);
     else (target ? result.captures : result.steps).push([x, y]);
   }
   for (const [dx, dy] of rule.slides ?? []) {
@@ -426,6 +446,25 @@ function movesOf(d, board, from) {
     if (onBoard(x, y) && board.get(String([x, y]))?.side !== piece.side) result.captures.push([x, y]);
   }
   return result;
+}
+
+/**
+ * Whether the general moving from `from` to `to` would stand on an open file
+ * facing the other general (looking towards the opponent, past its own old square).
+ * @param {Diagram} d
+ * @param {Map<string, Piece>} board
+ * @param {Point} from
+ * @param {Point} to
+ */
+function facesGeneral(d, board, from, to) {
+  const general = /** @type {Piece} */ (board.get(String(from)));
+  const step = general.side === "first" ? 1 : -1;
+  for (let y = to[1] + step; y >= 0 && y < d.ranks; y += step) {
+    if (to[0] === from[0] && y === from[1]) continue;
+    const piece = board.get(String([to[0], y]));
+    if (piece) return piece.code === "K" && piece.side !== general.side;
+  }
+  return false;
 }
 
 const CELL = 40;

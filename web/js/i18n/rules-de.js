@@ -102,6 +102,7 @@ export default {
 
   "rules.term.flying": "Fliegender General",
   "rules.xiangqi.flying": "Die beiden Generäle dürfen sich nie auf derselben Linie ohne Figur dazwischen gegenüberstehen; ein Zug, der das herbeiführen würde, ist verboten. Ein General greift also gewissermaßen entlang einer offenen Linie an.",
+  "rules.xiangqi.flyingExample": "Rots General darf nach d1 ziehen, aber nicht nach e0: Dort stünde er dem schwarzen General auf der offenen e-Linie gegenüber.",
   "rules.term.stalemate": "Kein legaler Zug",
   "rules.xiangqi.stalemate": "Matt gewinnt. Auch wer keinen legalen Zug hat (Patt), verliert, selbst ohne im Schach zu stehen.",
   "rules.xiangqi.repetition": "Beim dritten Auftreten einer Stellung (Brett und Spieler am Zug): Eine Seite, die mit jedem Zug des Zyklus Schach geboten hat (Dauerschach), verliert. Sonst verliert eine Seite, die mit jedem Zug des Zyklus gejagt hat (Dauerjagd). Bieten beide Schach, jagen beide oder keine, ist die Partie remis. Ein Schachzug zählt auch als jagender Zug; wer durchgehend abwechselnd Schach bietet und jagt, verliert also ebenfalls.",

@@ -102,6 +102,7 @@ export default {
 
   "rules.term.flying": "Flying general",
   "rules.xiangqi.flying": "The two generals may never face each other on the same file with no piece between them; a move that would cause it is illegal. So a general in effect attacks along an open file.",
+  "rules.xiangqi.flyingExample": "Red’s general may step to d1 but not to e0: there it would face Black’s general on the open e-file.",
   "rules.term.stalemate": "No legal move",
   "rules.xiangqi.stalemate": "Checkmate wins. A player who has no legal move (stalemate) loses too, even when not in check.",
   "rules.xiangqi.repetition": "On the third occurrence of a position (board and side to move): a side that gave check with every move of the cycle (perpetual check) loses. Otherwise a side that chased with every move of the cycle (perpetual chase) loses. If both sides check, or both chase, or neither, the game is a draw. A checking move also counts as a chasing move, so a side that alternates checks and chases throughout loses too.",

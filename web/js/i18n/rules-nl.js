@@ -102,6 +102,7 @@ export default {
 
   "rules.term.flying": "Vliegende generaal",
   "rules.xiangqi.flying": "De twee generaals mogen nooit tegenover elkaar staan op dezelfde lijn zonder stuk ertussen; een zet die dat zou veroorzaken, is niet toegestaan. Een generaal valt dus in feite aan langs een open lijn.",
+  "rules.xiangqi.flyingExample": "De generaal van Rood mag naar d1, maar niet naar e0: daar zou hij op de open e-lijn tegenover de generaal van Zwart staan.",
   "rules.term.stalemate": "Geen toegestane zet",
   "rules.xiangqi.stalemate": "Mat wint. Ook wie geen toegestane zet heeft (pat), verliest, zelfs zonder schaak te staan.",
   "rules.xiangqi.repetition": "Bij de derde keer dat een stelling (bord en wie aan zet is) ontstaat: een kant die met elke zet van de cyclus schaak gaf (eeuwig schaak), verliest. Anders verliest een kant die met elke zet van de cyclus joeg (eeuwig jagen). Geven beide kanten schaak, jagen beide of geen van beide, dan is de partij remise. Een schaakzet telt ook als jagende zet; wie steeds afwisselend schaak geeft en jaagt, verliest dus ook.",
