@@ -139,6 +139,7 @@ const ANNAN_EXAMPLES = [
   { caption: "rules.annan.example.rook", pieces: [[2, 2, "S", "first"], [2, 1, "R", "first"]] },
   { caption: "rules.annan.example.gote", pieces: [[2, 2, "P", "second"], [2, 3, "N", "second"]] },
   { caption: "rules.annan.example.king", pieces: [[2, 2, "G", "first"], [2, 1, "K", "first"]] },
+  { caption: "rules.annan.example.kingBorrows", pieces: [[2, 2, "K", "first"], [2, 1, "L", "first"]] },
   { caption: "rules.annan.example.enemy", pieces: [[2, 2, "P", "first"], [2, 1, "R", "second"]] },
 ];
 

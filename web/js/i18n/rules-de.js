@@ -62,6 +62,7 @@ export default {
   "rules.annan.example.rook": "Ein Silbergeneral mit einem Turm hinter sich zieht wie ein Turm.",
   "rules.annan.example.gote": "Gotes Bauer mit Gotes Springer hinter sich (auf diesem Brett darüber: „hinter“ gilt von der Seite des Besitzers aus) springt wie Gotes Springer.",
   "rules.annan.example.king": "Ein Goldgeneral direkt vor seinem König zieht wie ein König.",
+  "rules.annan.example.kingBorrows": "Ein König mit einer Lanze hinter sich zieht wie eine Lanze.",
   "rules.annan.example.enemy": "Eine gegnerische Figur dahinter leiht nichts: Dieser Bauer zieht wie ein Bauer.",
 
   "rules.shogi.zone": "Die Promotionszone sind die drei vom Spieler am weitesten entfernten Reihen (das gegnerische Lager). Ein Zug, der in der Zone beginnt, dort endet oder in sie hineinführt, darf promovieren: Die Figur wird umgedreht und zieht von da an wie ihre promovierte Form. Ob promoviert wird, entscheidet der Spieler.",

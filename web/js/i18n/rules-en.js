@@ -62,6 +62,7 @@ export default {
   "rules.annan.example.rook": "A silver with a rook behind it moves like a rook.",
   "rules.annan.example.gote": "Gote’s pawn with Gote’s knight behind it (above it on this board: “behind” is seen from the owner’s side) jumps like Gote’s knight.",
   "rules.annan.example.king": "A gold directly in front of its king moves like a king.",
+  "rules.annan.example.kingBorrows": "A king with a lance behind it moves like a lance.",
   "rules.annan.example.enemy": "An enemy piece behind lends nothing: this pawn moves as a pawn.",
 
   "rules.shogi.zone": "The promotion zone is the three ranks farthest from the player (the opponent’s camp). A move that starts in, ends in or passes into the zone may promote: the piece is turned over and from then on moves as its promoted form. Promoting is the player’s choice.",

@@ -61,6 +61,7 @@ export default {
   "rules.annan.example.rook": "後ろに飛車がある銀は、飛車の動きをします。",
   "rules.annan.example.gote": "後ろ（この盤では上。「後ろ」は持ち主から見た向きです）に後手の桂がある後手の歩は、後手の桂の動きをします。",
   "rules.annan.example.king": "玉のすぐ前にある金は、玉の動きをします。",
+  "rules.annan.example.kingBorrows": "後ろに香車がある玉は、香車の動きをします。",
   "rules.annan.example.enemy": "後ろが相手の駒なら動きは借りません。この歩は歩の動きです。",
 
   "rules.shogi.zone": "敵陣（相手側の3段）が成ることのできる区域です。敵陣から出発する手、敵陣で終わる手、敵陣に入る手では、駒を成ることができます。成った駒は裏返され、それ以降は成駒の動きをします。成るか成らないか（不成）は指す人が選びます。",

@@ -62,6 +62,7 @@ export default {
   "rules.annan.example.rook": "Een zilvergeneraal met een toren erachter gaat als een toren.",
   "rules.annan.example.gote": "Gotes pion met Gotes paard erachter (op dit bord erboven: ‘achter’ geldt vanaf de kant van de eigenaar) springt als Gotes paard.",
   "rules.annan.example.king": "Een goudgeneraal direct voor zijn koning gaat als een koning.",
+  "rules.annan.example.kingBorrows": "Een koning met een lans erachter gaat als een lans.",
   "rules.annan.example.enemy": "Een stuk van de tegenstander erachter leent niets: deze pion gaat als een pion.",
 
   "rules.shogi.zone": "De promotiezone bestaat uit de drie rijen die het verst van de speler af liggen (het kamp van de tegenstander). Een zet die in de zone begint, erin eindigt of erin komt, mag promoveren: het stuk wordt omgedraaid en gaat voortaan als zijn gepromoveerde vorm. Of er gepromoveerd wordt, kiest de speler.",

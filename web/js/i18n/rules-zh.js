@@ -61,6 +61,7 @@ export default {
   "rules.annan.example.rook": "身后有飞车的银将按飞车的走法走。",
   "rules.annan.example.gote": "后手的步兵身后有后手的桂马（在本图中位于其上方：“身后”以棋子主人的方向为准），按后手桂马的走法跳。",
   "rules.annan.example.king": "紧挨在王前面的金将按王的走法走。",
+  "rules.annan.example.kingBorrows": "身后有香车的王按香车的走法走。",
   "rules.annan.example.enemy": "身后是对方棋子时不借用走法：这枚步兵仍按步兵走。",
 
   "rules.shogi.zone": "升变区是离己方最远的三段（敌阵）。起点在敌阵、终点在敌阵或走入敌阵的着法可以升变：棋子翻面，此后按升变后的走法走。是否升变由走棋的一方决定。",
