@@ -272,15 +272,23 @@ function terms(entries) {
   return list;
 }
 
-/** @returns {HTMLElement} the flying-general example with its caption */
-function flyingGeneral() {
-  const caption = t("rules.xiangqi.flyingExample");
-  const figure = html("figure", { class: "rules-piece rules-example" });
-  figure.append(
-    diagram({ name: "flying-general", variant: "xiangqi", ...FLYING_GENERAL, label: caption }),
-    html("figcaption", {}, caption),
-  );
+/**
+ * A diagram captioned by the text it illustrates (which is also its aria-label).
+ * @param {Diagram} d with `label` the caption's key
+ * @param {string} className
+ * @returns {HTMLElement}
+ */
+function example(d, className) {
+  const caption = t(d.label);
+  const figure = html("figure", { class: className });
+  figure.append(diagram({ ...d, label: caption }), html("figcaption", {}, caption));
   return figure;
+}
+
+/** @returns {HTMLElement} the flying-general example */
+function flyingGeneral() {
+  const d = { name: "flying-general", variant: "xiangqi", ...FLYING_GENERAL, label: "rules.xiangqi.flyingExample" };
+  return example(d, "rules-piece rules-example");
 }
 
 /**
@@ -371,17 +379,12 @@ function pieceFigures(variant) {
 function annanExamples() {
   const grid = html("div", { class: "rules-pieces" });
   ANNAN_EXAMPLES.forEach(({ caption, pieces }, index) => {
-    const figure = html("figure", { class: "rules-piece" });
-    figure.append(
-      diagram({
-        name: `annan-example-${index + 1}`, variant: "annan", files: 5, ranks: 5,
-        pieces: /** @type {Array<[number, number, string, Side]>} */ (pieces),
-        movers: [[2, 2]],
-        label: t(caption),
-      }),
-      html("figcaption", {}, t(caption)),
-    );
-    grid.append(figure);
+    grid.append(example({
+      name: `annan-example-${index + 1}`, variant: "annan", files: 5, ranks: 5,
+      pieces: /** @type {Array<[number, number, string, Side]>} */ (pieces),
+      movers: [[2, 2]],
+      label: caption,
+    }, "rules-piece"));
   });
   return grid;
 }
