@@ -105,6 +105,8 @@ class RoomPage {
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
+    /** Whether the socket has been open once (so "online" again means it is back). */
+    this.socketOpened = false;
     this.message = "";
   }
 
@@ -135,8 +137,12 @@ class RoomPage {
       onEvents: (events) => this.onEvents(events),
       onWelcome: (seats) => this.onWelcome(seats),
       onState: (state) => {
+        const back = state === "online" && this.connection === "reconnecting" && this.socketOpened;
+        this.socketOpened ||= state === "online";
         this.connection = state;
         this.renderStatus();
+        // Back after a drop: clocks and seats may have changed without an event.
+        if (back) this.refresh();
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
@@ -621,6 +627,16 @@ class RoomPage {
     this.moveList = el("ol", { moveList: "" });
     this.moveList.className = "move-list";
     this.moveList.setAttribute("aria-label", t("moves.title"));
+    // Arrow keys step through the game from a focused move.
+    this.moveList.addEventListener("keydown", (event) => {
+      const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+      if (!delta) return;
+      event.preventDefault();
+      this.step(delta);
+      const ply = this.reviewPly ?? this.room.moves.length;
+      const button = this.moveList?.querySelector(`[data-ply="${ply}"]`);
+      if (button instanceof HTMLElement) button.focus();
+    });
     const nav = el("div");
     nav.className = "moves-nav";
     const back = el("button", {}, "◀");
@@ -727,7 +743,11 @@ class RoomPage {
     spectators.textContent = typeof room.spectators === "number"
       ? t("room.spectators", { n: room.spectators })
       : this.seat ? "" : t("room.watching");
-    box.replaceChildren(label, line, record, spectators);
+    const rules = document.createElement("a");
+    rules.href = `/rules/${room.variant}`;
+    rules.className = "rules-link";
+    rules.textContent = t("nav.rules");
+    box.replaceChildren(label, line, record, spectators, rules);
   }
 
   // ---- Playing ---------------------------------------------------------------

@@ -70,8 +70,7 @@ fn file(path: &str, headers: &HeaderMap) -> Response {
         }
         other => other.to_owned(),
     };
-    let content_type =
-        HeaderValue::from_str(&content_type).expect("a MIME type is a header value");
+    let content_type = HeaderValue::from_str(&content_type).expect("a MIME type is a header value");
     (
         cache,
         [(header::CONTENT_TYPE, content_type)],

@@ -37,7 +37,14 @@ async fn get(server: &TestServer, path: &str, extra: &str) -> Answer {
     let response = String::from_utf8(response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap();
     let mut lines = head.lines();
-    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
     let headers = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(key, value)| (key.trim().to_ascii_lowercase(), value.trim().to_owned()))
@@ -86,11 +93,19 @@ async fn assets_have_their_content_type_and_revalidate() {
 
     let style = get(&server, "/assets/css/app.css", "").await;
     assert_eq!(style.status, 200);
-    assert_eq!(style.header("content-type"), Some("text/css; charset=utf-8"));
+    assert_eq!(
+        style.header("content-type"),
+        Some("text/css; charset=utf-8")
+    );
 
     // The ETag comes back as If-None-Match: nothing is sent again.
     let etag = script.header("etag").expect("an ETag").to_owned();
-    let again = get(&server, "/assets/js/app.js", &format!("If-None-Match: {etag}\r\n")).await;
+    let again = get(
+        &server,
+        "/assets/js/app.js",
+        &format!("If-None-Match: {etag}\r\n"),
+    )
+    .await;
     assert_eq!(again.status, 304);
     assert!(again.body.is_empty());
     server.stop().await;
