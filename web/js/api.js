@@ -89,7 +89,10 @@ function socketUrl(path) {
   return `${scheme}//${location.host}${BASE}${path}`;
 }
 
-/** Pauses before the n-th reconnection attempt: 0.5 s doubling to 10 s, with jitter. */
+/**
+ * The pause before the n-th reconnection attempt: 0.5 s doubling to 10 s, with jitter.
+ * @param {number} attempt
+ */
 function backoff(attempt) {
   const base = Math.min(10000, 500 * 2 ** attempt);
   return base / 2 + Math.random() * (base / 2);

@@ -8,7 +8,10 @@ import { VARIANTS, renderHome } from "./lobby.js";
 import { renderRoom } from "./room.js";
 import { pieceLabels, setPieceLabels } from "./storage.js";
 
-/** Names of the languages in themselves, for the language menu. */
+/**
+ * Names of the languages in themselves, for the language menu.
+ * @type {Record<string, string>}
+ */
 const LANGUAGE_NAMES = { en: "English", de: "Deutsch", nl: "Nederlands", ja: "日本語", zh: "中文" };
 
 /** @type {{ stop: () => void, rerender: () => void } | null} */

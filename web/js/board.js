@@ -112,17 +112,12 @@ export class Board {
     this.focusSquare = rows(variant).at(-1)?.[0] ?? "";
     /** Set after a drag so that the click that ends it is not a second action. */
     this.suppressClick = false;
-    /** @type {BoardState | null} */
-    this.state = null;
   }
 
   /** @param {BoardState} state */
   render(state) {
-    this.state = state;
-    const active = document.activeElement;
-    const focused = active instanceof HTMLElement && this.container.contains(active)
-      ? active.dataset.square ?? (active.dataset.handPiece ? `hand:${active.closest("[data-hand]")?.getAttribute("data-hand")}:${active.dataset.handPiece}` : null)
-      : null;
+    // Drawing replaces the elements; the focus goes back to the same square or hand piece.
+    const focused = this.focusedSelector();
     const shogi = family(this.variant) === "shogi";
     const top = state.orientation === "first" ? "second" : "first";
     const area = document.createElement("div");
@@ -131,12 +126,20 @@ export class Board {
     area.append(this.board(state));
     if (shogi) area.append(this.hand(state, state.orientation, "bottom"));
     this.container.replaceChildren(area);
-    if (focused) {
-      const again = focused.startsWith("hand:")
-        ? this.container.querySelector(`[data-hand=${focused.split(":")[1]}] [data-hand-piece="${focused.split(":")[2]}"]`)
-        : this.container.querySelector(`[data-square="${focused}"]`);
-      if (again instanceof HTMLElement) again.focus({ preventScroll: true });
+    const again = focused ? this.container.querySelector(focused) : null;
+    if (again instanceof HTMLElement) again.focus({ preventScroll: true });
+  }
+
+  /** @returns {string | null} a selector for the focused square or hand piece, if the focus is here */
+  focusedSelector() {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement) || !this.container.contains(active)) return null;
+    if (active.dataset.square) return `[data-square="${active.dataset.square}"]`;
+    const hand = active.closest("[data-hand]")?.getAttribute("data-hand");
+    if (hand && active.dataset.handPiece) {
+      return `[data-hand=${hand}] [data-hand-piece="${active.dataset.handPiece}"]`;
     }
+    return null;
   }
 
   /**

@@ -6,13 +6,19 @@ import { t } from "./i18n.js";
 
 /** @typedef {"first" | "second"} Side */
 
-/** The traditional kanji of the shogi pieces (the king is 玉 for Sente, 王 for Gote). */
+/**
+ * The traditional kanji of the shogi pieces (the king is 玉 for Sente, 王 for Gote).
+ * @type {Record<string, string>}
+ */
 const SHOGI_KANJI = {
   P: "歩", L: "香", N: "桂", S: "銀", G: "金", B: "角", R: "飛", K: "玉",
   "+P": "と", "+L": "杏", "+N": "圭", "+S": "全", "+B": "馬", "+R": "龍",
 };
 
-/** The traditional characters of xiangqi, which differ between Red and Black. */
+/**
+ * The traditional characters of xiangqi, which differ between Red and Black.
+ * @type {Record<Side, Record<string, string>>}
+ */
 const XIANGQI_HANZI = {
   first: { R: "車", N: "馬", B: "相", A: "仕", K: "帥", C: "炮", P: "兵" },
   second: { R: "車", N: "馬", B: "象", A: "士", K: "將", C: "砲", P: "卒" },

@@ -99,6 +99,7 @@ export function parsePosition(variant, text) {
       }
     }
   });
+  /** @type {Position["hands"]} */
   const hands = { first: {}, second: {} };
   if (variant !== "xiangqi" && fields[2] && fields[2] !== "-") {
     for (const [, count, letter] of fields[2].matchAll(/(\d*)([A-Za-z])/g)) {

@@ -105,13 +105,12 @@ class RoomPage {
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
-    /** Whether the socket has been open once (so "online" again means it is back). */
-    this.socketOpened = false;
     this.message = "";
   }
 
   async start() {
     this.container.replaceChildren(el("p", { loading: "" }, t("room.loading")));
+    /** @type {any} */
     let room;
     try {
       room = await getRoom(this.id);
@@ -137,12 +136,11 @@ class RoomPage {
       onEvents: (events) => this.onEvents(events),
       onWelcome: (seats) => this.onWelcome(seats),
       onState: (state) => {
-        const back = state === "online" && this.connection === "reconnecting" && this.socketOpened;
-        this.socketOpened ||= state === "online";
         this.connection = state;
         this.renderStatus();
-        // Back after a drop: clocks and seats may have changed without an event.
-        if (back) this.refresh();
+        // This device's own seat now shows as connected; after a drop, clocks
+        // and seats may also have changed without an event.
+        if (state === "online") this.refresh();
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
@@ -354,6 +352,8 @@ class RoomPage {
 
   render() {
     if (!this.board) return;
+    // While the friend has not come, the invitation link is what matters most.
+    this.container.querySelector(".room")?.classList.toggle("waiting", this.room.status === "waiting");
     this.renderBoard();
     this.renderSeats();
     this.renderStatus();
@@ -388,6 +388,7 @@ class RoomPage {
   targets() {
     const selected = this.selected;
     if (!selected || !this.canMove()) return [];
+    /** @type {string[]} */
     const moves = this.room.legal_moves;
     const found = selected.startsWith("hand:")
       ? moves.filter((m) => m.startsWith(`${selected.slice(5)}*`))
