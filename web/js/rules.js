@@ -75,6 +75,7 @@ const MOVES = {
 /**
  * The pieces explained on each page: the two that never promote, then each
  * piece followed by its promoted form, so pairs share a row in an even grid.
+ * @type {Record<string, string[]>}
  */
 const PIECES = {
   shogi: ["K", "G", "R", "+R", "B", "+B", "S", "+S", "N", "+N", "L", "+L", "P", "+P"],
@@ -83,14 +84,18 @@ const PIECES = {
 };
 PIECES.annan = PIECES.shogi;
 
-/** Start positions (board part of the SFEN/FEN). */
+/**
+ * Start positions (board part of the SFEN/FEN).
+ * @type {Record<string, string>}
+ */
 const SETUP = {
   shogi: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
   minishogi: "rbsgk/4p/5/P4/KGSBR",
-  annanTraditional: "lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL",
   xiangqi: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
 };
 SETUP.annan = SETUP.shogi;
+/** Annan's `traditional` setup (house rule `annan_setup`). */
+const ANNAN_TRADITIONAL = "lnsgkgsnl/1r5b1/p1ppppp1p/1p5p1/9/1P5P1/P1PPPPP1P/1B5R1/LNSGKGSNL";
 
 /**
  * The xiangqi piece diagrams: a window onto the real board (so river and
@@ -147,6 +152,7 @@ const ANNAN_EXAMPLES = [
  * The house rules each game's rooms offer (shared/spec/platform.md): the game's own
  * rules first, then clock, move limit and the rest. Xiangqi's `illegal_move_loses`
  * text names its own illegal moves.
+ * @type {Record<string, string[]>}
  */
 const HOUSE_RULES = {
   shogi: ["handicap", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
@@ -307,7 +313,7 @@ function houseRules(variant) {
       }
       dd.append(options);
     }
-    if (key === "annan_setup") dd.append(setupFigure("annan", SETUP.annanTraditional, "setup-traditional"));
+    if (key === "annan_setup") dd.append(setupFigure("annan", ANNAN_TRADITIONAL, "setup-traditional"));
     list.append(html("dt", { "data-setting": key }, t(`rules.setting.${key}`)), dd);
   }
   return list;
