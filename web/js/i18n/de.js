@@ -88,7 +88,7 @@ export default {
 
   // Lobby und Statistik
   "lobby.title": "Offene Räume",
-  "lobby.counts": "{waiting} warten auf einen Spieler · {playing} Partien laufen",
+  "lobby.counts": "Warten auf einen Spieler: {waiting} · Laufende Partien: {playing}",
   "lobby.empty": "Gerade wartet kein Raum auf einen Spieler. Beginne eine Online-Partie, dann erscheint sie hier.",
   "lobby.someone": "Jemand",
   "lobby.room": "{game} mit {who}",
@@ -139,7 +139,7 @@ export default {
   "room.load_failed": "Der Raum konnte nicht geladen werden: {reason}",
   "room.panel": "Partie",
   "room.watching": "Du schaust dieser Partie zu.",
-  "room.spectators": "{n} schauen zu",
+  "room.spectators": "Zuschauer: {n}",
   "room.illegal": "Dieser Zug ist nicht erlaubt.",
   "seat.free": "Freier Platz",
   "seat.computer": "Computer",

@@ -34,7 +34,7 @@ export default {
   "home.house_rules": "Huisregels",
   "home.name_placeholder": "Anoniem",
   "home.create": "Partij beginnen",
-  "home.bad_move_limit": "Het zettenlimiet moet een geheel getal zijn, 0 voor geen.",
+  "home.bad_move_limit": "De zettenlimiet moet een geheel getal zijn, 0 voor geen.",
   "home.play_this": "Spelen",
   "home.rules_link": "Spelregels",
   "mode.computer": "Tegen de computer",
@@ -88,7 +88,7 @@ export default {
 
   // Lobby en statistiek
   "lobby.title": "Open kamers",
-  "lobby.counts": "{waiting} wachten op een speler · {playing} partijen bezig",
+  "lobby.counts": "Wachten op een speler: {waiting} · Partijen bezig: {playing}",
   "lobby.empty": "Er wacht nu geen kamer op een speler. Begin een online partij, dan verschijnt die hier.",
   "lobby.someone": "Iemand",
   "lobby.room": "{game} met {who}",
@@ -139,7 +139,7 @@ export default {
   "room.load_failed": "De kamer kon niet worden geladen: {reason}",
   "room.panel": "Partij",
   "room.watching": "Je kijkt naar deze partij.",
-  "room.spectators": "{n} kijken mee",
+  "room.spectators": "Kijkers: {n}",
   "room.illegal": "Die zet is niet toegestaan.",
   "seat.free": "Vrije plaats",
   "seat.computer": "Computer",

@@ -97,7 +97,7 @@ export default {
   "rules.term.impasse27": "27-puntenverklaring",
   "rules.shogi.impasse27": "Een speler mag als hij aan zet is een verklaring afleggen. Die wint als alles hiervan geldt: de koning van de verklaarder staat in het kamp van de tegenstander en niet schaak; minstens 10 van zijn andere stukken staan in het kamp van de tegenstander; telt men de stukken in het kamp van de tegenstander en in de hand (toren en loper 5, andere 1), dan heeft Sente minstens 28 punten, Gote minstens 27. Anders verliest de verklaarder.",
   "rules.term.other": "Andere manieren van eindigen",
-  "rules.shogi.other": "Opgeven; tijdoverschrijding (wie de tijdslimiet overschrijdt, verliest); remise in onderling overleg; remise als het zettenlimiet van de kamer bereikt is.",
+  "rules.shogi.other": "Opgeven; tijdoverschrijding (wie de tijdslimiet overschrijdt, verliest); remise in onderling overleg; remise als de zettenlimiet van de kamer bereikt is.",
   "rules.term.repetition": "Herhaling",
   "rules.minishogi.repetition": "Als dezelfde stelling (bord, handen en wie aan zet is) voor de vierde keer ontstaat, verliest Sente (Gote wint), tenzij één kant met elke zet van de cyclus schaak gaf: dan verliest de kant die schaak gaf; gaven beide kanten steeds schaak, dan is de partij remise.",
 
@@ -111,7 +111,7 @@ export default {
   "rules.xiangqi.chase": "Een zet waarna een stuk een stuk van de tegenstander aanvalt dat het eerder niet aanviel, waarbij het doel ongedekt is — of een wagen is die door een paard of kanon wordt aangevallen, of een wagen, kanon of paard dat door een raadsheer of olifant wordt aangevallen, gedekt of niet. Generaals en soldaten mogen vrij aanvallen (hun aanvallen zijn nooit jagen); de generaal en soldaten die de rivier nog niet zijn overgestoken, zijn nooit doelwit van jagen.",
   "rules.term.draw": "Remise",
   "rules.xiangqi.draw": "In onderling overleg; na 60 zetten van elke kant (120 halve zetten) zonder slaan; en als geen van beide kanten een stuk heeft dat de rivier kan oversteken (wagen, paard, kanon of soldaat).",
-  "rules.xiangqi.other": "Opgeven; tijdoverschrijding (wie de tijdslimiet overschrijdt, verliest); remise als het zettenlimiet van de kamer bereikt is.",
+  "rules.xiangqi.other": "Opgeven; tijdoverschrijding (wie de tijdslimiet overschrijdt, verliest); remise als de zettenlimiet van de kamer bereikt is.",
 
   "rules.house.intro": "Wie een kamer aanmaakt, kiest deze instellingen:",
   "rules.setting.handicap": "Voorgift",
