@@ -152,7 +152,7 @@ export default {
   "seat.taken_over": "Abwesend: Der Computer spielt für diesen Spieler",
   "clock.label": "Uhr von {side}",
   "impasse.points_title": "Impasse-Punkte",
-  "impasse.points": "{n} Impasse-Punkte",
+  "impasse.points": "Impasse-Punkte: {n}",
   "status.waiting_friend": "Warte auf deinen Freund: Schicke ihm den Einladungslink.",
   "status.waiting": "Warte auf einen zweiten Spieler.",
   "status.your_move": "Du bist am Zug.",

@@ -152,7 +152,7 @@ export default {
   "seat.taken_over": "Afwezig: de computer speelt voor deze speler",
   "clock.label": "Klok van {side}",
   "impasse.points_title": "Impassepunten",
-  "impasse.points": "{n} impassepunten",
+  "impasse.points": "Impassepunten: {n}",
   "status.waiting_friend": "Wachten op je vriend: stuur de uitnodigingslink.",
   "status.waiting": "Wachten op een tweede speler.",
   "status.your_move": "Jij bent aan zet.",
