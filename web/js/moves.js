@@ -114,14 +114,14 @@ export class MoveList {
     this.list = el("ol", { moveList: "" });
     this.list.className = "move-list";
     this.list.setAttribute("aria-label", t("moves.title"));
+    // Focusable from script only: it holds the focus at the start position, which has no button.
+    this.list.tabIndex = -1;
     // Arrow keys step through the game from a focused move.
     this.list.addEventListener("keydown", (event) => {
       const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
       if (!delta) return;
       event.preventDefault();
       this.step(delta);
-      const button = this.list.querySelector(`[data-ply="${this.reviewPly ?? this.length}"]`);
-      if (button instanceof HTMLElement) button.focus();
     });
     const nav = el("div");
     nav.className = "moves-nav";
@@ -152,6 +152,8 @@ export class MoveList {
    * @param {number | null} reviewPly the ply shown, null for the last position
    */
   render(moves, texts, reviewPly) {
+    // Drawing replaces the buttons: a focused list keeps the focus, on the move shown.
+    const focused = this.list.contains(document.activeElement);
     this.length = moves.length;
     this.reviewPly = reviewPly;
     const items = moves.map((move, i) => {
@@ -171,6 +173,8 @@ export class MoveList {
     this.endButton.disabled = reviewPly === null;
     const current = reviewPly === null ? this.list.lastElementChild : this.list.querySelector(".current");
     if (current instanceof HTMLElement) this.list.scrollTop = current.offsetTop - this.list.clientHeight / 2;
+    const shown = this.list.querySelector(`[data-ply="${reviewPly ?? moves.length}"]`);
+    if (focused) (shown instanceof HTMLElement ? shown : this.list).focus({ preventScroll: true });
   }
 }
 

@@ -104,6 +104,8 @@ class RoomPage {
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
+    /** @type {any} the latest presence frame of the room socket */
+    this.presence = null;
     /** @type {unknown} the last refusal or failure shown in `[data-error]`, null for none */
     this.error = null;
   }
@@ -139,6 +141,8 @@ class RoomPage {
       onPresence: (presence) => this.onPresence(presence),
       onState: (state) => {
         this.connection = state;
+        // A dropped socket's presence is stale; the next socket sends a fresh frame.
+        if (state === "reconnecting") this.presence = null;
         this.renderStatus();
         // This device's own seat now shows as connected; after a drop, clocks
         // and seats may also have changed without an event.
@@ -180,7 +184,23 @@ class RoomPage {
    * @param {any} presence `{seats: {first, second}, spectators}`
    */
   onPresence(presence) {
+    this.presence = presence;
     if (!this.room) return;
+    this.applyPresence(presence);
+    if (!this.board) return;
+    this.renderSeats();
+    this.renderSpectators();
+    this.tick();
+  }
+
+  /**
+   * Puts a presence frame into the room JSON. The room sends a frame after
+   * every change, in order, so a fetched room JSON is newer than the latest
+   * frame only while the next frame is on its way: every fetched room gets
+   * the latest frame too.
+   * @param {any} presence
+   */
+  applyPresence(presence) {
     for (const name of ["first", "second"]) {
       const seat = this.room.seats[name];
       const now = presence.seats?.[name];
@@ -193,10 +213,6 @@ class RoomPage {
       }
     }
     if (typeof presence.spectators === "number") this.room.spectators = presence.spectators;
-    if (!this.board) return;
-    this.renderSeats();
-    this.renderSpectators();
-    this.tick();
   }
 
   /** @param {any[]} events a batch from the socket */
@@ -259,6 +275,7 @@ class RoomPage {
     const moved = this.room && room.moves.length !== this.room.moves.length;
     this.room = room;
     this.fetchedAt = performance.now();
+    if (this.presence) this.applyPresence(this.presence);
     for (const [name, seat] of Object.entries(room.seats)) {
       if (!seat?.away) delete this.awayUntil[name];
     }
