@@ -24,6 +24,19 @@ import { pieceLabels, shogiNotation } from "./storage.js";
 /** The header fields shown above the moves, in order. */
 const HEADERS = ["first", "second", "event", "site", "start_time", "opening", "time_control"];
 
+/**
+ * A record file's text for the text area: UTF-8, else Shift_JIS (older KIF files).
+ * @param {ArrayBuffer} bytes
+ * @returns {string}
+ */
+function decode(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("shift_jis").decode(bytes);
+  }
+}
+
 /** One open replay page. */
 class ReplayPage {
   /** @param {HTMLElement} container */
@@ -178,7 +191,7 @@ class ReplayPage {
       if (!chosen) return;
       // The bytes as they are: the server reads Shift_JIS KIF files too.
       const bytes = await chosen.arrayBuffer();
-      this.text = new TextDecoder().decode(bytes);
+      this.text = decode(bytes);
       await this.read(bytes);
     });
     const variant = document.createElement("select");

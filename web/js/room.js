@@ -703,14 +703,16 @@ class RoomPage {
     replay.href = `/replay?room=${encodeURIComponent(room.id)}`;
     replay.dataset.action = "replay";
     replay.textContent = t("record.replay");
-    record.append(replay);
+    const replayLine = el("p");
+    replayLine.className = "replay-link";
+    replayLine.append(replay);
     this.spectators = el("p", { spectators: "" });
     this.spectators.className = "note";
     const rules = document.createElement("a");
     rules.href = `/rules/${room.variant}`;
     rules.className = "rules-link";
     rules.textContent = t("nav.rules");
-    const nodes = [label, line, record, this.spectators];
+    const nodes = [label, line, record, replayLine, this.spectators];
     if (this.seat) nodes.push(this.renameForm());
     box.replaceChildren(...nodes, rules);
     this.renderSpectators();
