@@ -89,3 +89,18 @@ test("a refused move or action on the room page shows the reason, and the next s
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });
+
+test("an invitation whose join fails says why and watches", async () => {
+  const host = await newPlayer(browser);
+  const guest = await newPlayer(browser);
+  const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
+  await guest.page.route("**/api/v1/rooms/*/join", (route) => route.abort("connectionreset"));
+  await guest.page.goto(`${KOMA_URL}/rooms/${id}`);
+  await guest.page.locator("[data-board][data-variant=minishogi]").waitFor();
+  await errorShown(guest.page, "network");
+  // Nobody took the seat: the room still waits for the friend.
+  assert.equal((await room(id)).seats.second, null);
+  assert.deepEqual([...host.errors, ...guest.errors], [], "no script errors");
+  await host.context.close();
+  await guest.context.close();
+});
