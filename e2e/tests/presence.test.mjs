@@ -64,3 +64,20 @@ test("a player renames their seat and both players see the name", async () => {
   await host.context.close();
   await guest.context.close();
 });
+
+test("on one device the two players name their own seats", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const id = await createRoom(page, { variant: "annan", mode: "local" });
+  const form = page.locator("form[data-rename]");
+  await form.locator("select[name=seat]").selectOption("second");
+  await form.locator("input[name=name]").fill("Kid");
+  await form.locator("[data-action=rename]").click();
+  await page.locator("[data-seat=second]", { hasText: "Kid" }).waitFor();
+  await form.locator("select[name=seat]").selectOption("first");
+  assert.notEqual(await form.locator("input[name=name]").inputValue(), "Kid", "the first seat's own name is offered");
+  const seats = (await room(id)).seats;
+  assert.equal(seats.second?.name, "Kid");
+  assert.notEqual(seats.first?.name, "Kid");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});

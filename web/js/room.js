@@ -732,36 +732,48 @@ class RoomPage {
 
   /**
    * The form that changes this device's name in its seats (`PUT
-   * /rooms/{id}/name`); the `renamed` event redraws the seats.
+   * /rooms/{id}/name`); the `renamed` event redraws the seats. On a device
+   * holding both seats (a local room) `select[name=seat]` picks the seat.
    * @returns {HTMLFormElement}
    */
   renameForm() {
     const form = document.createElement("form");
     form.dataset.rename = "";
     form.className = "rename-line";
+    const held = (this.seat?.seats ?? []).filter((name) => !this.room.seats[name]?.computer);
     const input = document.createElement("input");
     input.name = "name";
     input.id = "rename-name";
     input.maxLength = 40;
     input.setAttribute("autocomplete", "nickname");
-    const mine = this.seat?.seats.map((name) => this.room.seats[name]).find((seat) => seat && !seat.computer);
-    input.value = mine?.name ?? playerName();
     const label = document.createElement("label");
     label.htmlFor = input.id;
     label.textContent = t("room.your_name");
+    const choice = document.createElement("select");
+    choice.name = "seat";
+    choice.setAttribute("aria-label", t("room.seat"));
+    for (const name of held) {
+      const side = this.room.seats[name]?.side ?? name;
+      choice.append(new Option(sideName(this.room.variant, side), name));
+    }
+    const fill = () => (input.value = this.room.seats[choice.value]?.name ?? playerName());
+    choice.addEventListener("change", fill);
+    fill();
     const save = actionButton("rename", t("room.rename"));
     save.type = "submit";
-    form.append(label, input, save);
+    form.append(label);
+    if (held.length > 1) form.append(choice);
+    form.append(input, save);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const name = input.value.trim();
       if (!name || !this.seat) return;
+      /** @type {Record<string, string>} */
+      const body = { name };
+      if (held.length > 1) body.seat = choice.value;
       save.disabled = true;
       try {
-        await request("PUT", `/rooms/${encodeURIComponent(this.id)}/name`, {
-          token: this.seat.token,
-          body: { name },
-        });
+        await request("PUT", `/rooms/${encodeURIComponent(this.id)}/name`, { token: this.seat.token, body });
         setPlayerName(name);
         this.error = null;
       } catch (err) {

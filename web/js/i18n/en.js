@@ -145,6 +145,7 @@ export default {
   "room.illegal": "That move is not legal.",
   "room.your_name": "Your name",
   "room.rename": "Change name",
+  "room.seat": "Seat",
   "seat.free": "Free seat",
   "seat.computer": "Computer",
   "seat.computer_level": "Computer, level {n}",
