@@ -21,7 +21,8 @@ import { chromium } from "playwright-core";
  *   settings: Record<string, unknown>, position: string, moves: string[],
  *   legal_moves: string[], side_to_move: "first" | "second",
  *   notation: Record<string, string[]>, result: Record<string, unknown>,
- *   game: number, seats: Record<"first" | "second", {computer: boolean, side: string} | null>,
+ *   game: number, seats: Record<"first" | "second", {computer: boolean, side: string, name: string, connected: boolean} | null>,
+ *   spectators: number,
  * }} Room
  */
 

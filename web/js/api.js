@@ -42,21 +42,7 @@ export async function request(method, path, options = {}) {
   } catch (err) {
     throw new ApiError(0, "network", String(err));
   }
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // A non-JSON answer (a proxy's error page) is reported as text below.
-  }
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      json?.code ?? "http-" + response.status,
-      json?.message ?? text,
-    );
-  }
-  return json;
+  return answer(response);
 }
 
 /** @param {string} id @returns {Promise<any>} the room JSON */
@@ -170,7 +156,8 @@ export class RoomSocket {
    * @param {string} roomId
    * @param {string | null} token the seat token; none to watch
    * @param {number} since the last event already known
-   * @param {{ onEvents: (events: any[]) => void, onWelcome?: (seats: string[]) => void, onState?: (state: "online" | "reconnecting") => void }} handlers
+   * @param {{ onEvents: (events: any[]) => void, onWelcome?: (seats: string[]) => void, onPresence?: (presence: any) => void, onState?: (state: "online" | "reconnecting") => void }} handlers
+   *   onPresence hears the unnumbered presence frames: `{seats: {first, second}, spectators}`
    */
   constructor(roomId, token, since, handlers) {
     this.last = since;
@@ -190,6 +177,8 @@ export class RoomSocket {
         onMessage: (frame) => {
           if (frame.type === "welcome") {
             handlers.onWelcome?.(frame.seats ?? []);
+          } else if (frame.type === "presence") {
+            handlers.onPresence?.(frame);
           } else if (typeof frame.seq === "number") {
             if (frame.seq <= this.last) return;
             this.last = frame.seq;
@@ -210,6 +199,52 @@ export class RoomSocket {
     window.clearTimeout(this.flushTimer);
     this.socket.close();
   }
+}
+
+/**
+ * Reads a game record (KIF, KI2, CSA, a position line, a xiangqi PGN) on the
+ * server: resolves to `{variant, start, moves, notation, result, headers}`.
+ * The bytes go as they are, so a Shift_JIS KIF file is read right.
+ * @param {string | ArrayBuffer} record
+ * @param {Record<string, string>} [query] `variant` and house rules
+ * @returns {Promise<any>}
+ */
+export async function importRecord(record, query = {}) {
+  const search = new URLSearchParams(query).toString();
+  let response;
+  try {
+    response = await fetch(`${BASE}/records${search ? `?${search}` : ""}`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      body: record,
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  return answer(response);
+}
+
+/**
+ * The JSON of an answer, or its error as an ApiError.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
+async function answer(response) {
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // A non-JSON answer (a proxy's error page) is reported as text below.
+  }
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      json?.code ?? "http-" + response.status,
+      json?.message ?? text,
+    );
+  }
+  return json;
 }
 
 /**

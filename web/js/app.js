@@ -1,10 +1,11 @@
 // The page's router: every page path is served this same document, and the
 // path picks what to draw: `/` (home and lobby), `/rooms/{id}` (a room),
-// `/rules/{variant}` (a rules page). It also owns the header's language and
+// `/rules/{variant}` (a rules page), `/replay` (a game record on the board). It also owns the header's language and
 // piece-label choices, and the live region that reads moves aloud.
 
 import { LANGUAGES, language, setLanguage, startI18n, t } from "./i18n.js";
 import { VARIANTS, renderHome } from "./lobby.js";
+import { renderReplay } from "./replay.js";
 import { renderRoom } from "./room.js";
 import { pieceLabels, setPieceLabels } from "./storage.js";
 
@@ -100,6 +101,8 @@ function route() {
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   if (room) {
     current = renderRoom(main, decodeURIComponent(room[1]), announce);
+  } else if (/^\/replay\/?$/.test(path)) {
+    current = renderReplay(main);
   } else if (rules) {
     const variant = decodeURIComponent(rules[1]);
     renderRulesPage(main, variant);

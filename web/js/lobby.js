@@ -2,7 +2,8 @@
 // that applies to the chosen game, the lobby of rooms waiting for a player
 // (live over the lobby WebSocket) and the win statistics per game.
 
-import { ApiError, lobbySocket, request } from "./api.js";
+import { lobbySocket, request } from "./api.js";
+import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { playerId, playerName, setPlayerName, setRoomToken } from "./storage.js";
 
@@ -190,9 +191,7 @@ function newGameForm() {
   }
   form.append(rules);
 
-  const message = document.createElement("p");
-  message.className = "message";
-  message.setAttribute("role", "alert");
+  const message = errorBox();
   const submit = document.createElement("button");
   submit.type = "submit";
   submit.dataset.action = "create";
@@ -224,7 +223,7 @@ function newGameForm() {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    message.textContent = "";
+    showError(message, null);
     /** @type {Record<string, unknown>} */
     const settings = {};
     for (const field of selectFields()) {
@@ -235,7 +234,7 @@ function newGameForm() {
     }
     const limitValue = Number(limit.value || "0");
     if (!Number.isInteger(limitValue) || limitValue < 0) {
-      message.textContent = t("home.bad_move_limit");
+      showError(message, t("home.bad_move_limit"));
       limit.focus();
       return;
     }
@@ -264,23 +263,11 @@ function newGameForm() {
       });
       location.assign(`/rooms/${encodeURIComponent(created.id)}`);
     } catch (err) {
-      message.textContent = err instanceof ApiError ? errorText(err) : String(err);
+      showError(message, err);
       submit.disabled = false;
     }
   });
   return form;
-}
-
-/**
- * An API error in the player's words: the code's text when there is one,
- * else the server's message.
- * @param {ApiError} err
- * @returns {string}
- */
-export function errorText(err) {
-  const key = `error.${err.code}`;
-  const text = t(key, { message: err.message });
-  return text === key ? err.message || err.code : text;
 }
 
 /**
@@ -453,7 +440,12 @@ export function renderHome(container) {
   h1.textContent = t("home.title");
   const lead = document.createElement("p");
   lead.textContent = t("home.lead");
-  intro.append(h1, lead);
+  const replay = document.createElement("p");
+  const link = document.createElement("a");
+  link.href = "/replay";
+  link.textContent = t("home.replay_link");
+  replay.append(link);
+  intro.append(h1, lead, replay);
   const form = newGameForm();
   const lobby = lobbySection();
   const stats = statsSection();

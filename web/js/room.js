@@ -6,16 +6,17 @@
 import { ApiError, RoomSocket, act, getRoom, recordUrl, request } from "./api.js";
 import { Board, pieceSvg, sideName } from "./board.js";
 import { t } from "./i18n.js";
-import { errorText } from "./lobby.js";
+import { errorBox, errorText, showError } from "./errors.js";
 import { family, pieceName } from "./pieces.js";
-import { applyMove, kingSquare, moveSquares, opponent, parsePosition } from "./position.js";
+import { MoveList, notationList, positionAfter, resultElement, resultText, reviewPlyFor } from "./moves.js";
+import { kingSquare, moveSquares, opponent, parsePosition } from "./position.js";
 import {
   pieceLabels,
   playerId,
   playerName,
   roomToken,
   setRoomToken,
-  setShogiNotation,
+  setPlayerName,
   shogiNotation,
 } from "./storage.js";
 
@@ -100,12 +101,13 @@ class RoomPage {
     this.socket = null;
     /** @type {number | undefined} */
     this.ticker = undefined;
-    /** @type {number | undefined} */
-    this.poller = undefined;
     /** @type {((promote: boolean | null) => void) | null} the open promotion question */
     this.promotionAnswer = null;
     this.connection = "reconnecting";
-    this.message = "";
+    /** @type {any} the latest presence frame of the room socket */
+    this.presence = null;
+    /** @type {unknown} the last refusal or failure shown in `[data-error]`, null for none */
+    this.error = null;
   }
 
   async start() {
@@ -118,7 +120,8 @@ class RoomPage {
       const text = err instanceof ApiError && err.code === "room-not-found"
         ? t("room.not_found")
         : t("room.load_failed", { reason: err instanceof ApiError ? errorText(err) : String(err) });
-      const p = el("p", { error: "" }, text);
+      const p = errorBox();
+      showError(p, text);
       const home = document.createElement("a");
       home.href = "/";
       home.textContent = t("nav.home");
@@ -135,8 +138,11 @@ class RoomPage {
     this.socket = new RoomSocket(this.id, this.seat?.token ?? null, 0, {
       onEvents: (events) => this.onEvents(events),
       onWelcome: (seats) => this.onWelcome(seats),
+      onPresence: (presence) => this.onPresence(presence),
       onState: (state) => {
         this.connection = state;
+        // A dropped socket's presence is stale; the next socket sends a fresh frame.
+        if (state === "reconnecting") this.presence = null;
         this.renderStatus();
         // This device's own seat now shows as connected; after a drop, clocks
         // and seats may also have changed without an event.
@@ -144,10 +150,6 @@ class RoomPage {
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
-    // Connections opening and closing are not events; a slow poll keeps the seats' state fresh.
-    this.poller = window.setInterval(() => {
-      if (document.visibilityState === "visible") this.refresh();
-    }, 10000);
   }
 
   /** Takes the free seat of an online room (the invitation's purpose). */
@@ -162,7 +164,7 @@ class RoomPage {
     } catch (err) {
       // No free seat (someone was quicker): this device watches.
       if (!(err instanceof ApiError && err.code === "no-free-seat")) {
-        this.message = err instanceof ApiError ? errorText(err) : String(err);
+        this.error = err;
       }
     }
   }
@@ -174,6 +176,43 @@ class RoomPage {
       this.seat = null;
       this.render();
     }
+  }
+
+  /**
+   * Who is connected now (sockets opening and closing are no events): the
+   * seats' `connected` and `away`, and the number of spectators.
+   * @param {any} presence `{seats: {first, second}, spectators}`
+   */
+  onPresence(presence) {
+    this.presence = presence;
+    if (!this.room) return;
+    this.applyPresence(presence);
+    if (!this.board) return;
+    this.renderSeats();
+    this.renderSpectators();
+    this.tick();
+  }
+
+  /**
+   * Puts a presence frame into the room JSON. The room sends a frame after
+   * every change, in order, so a fetched room JSON is newer than the latest
+   * frame only while the next frame is on its way: every fetched room gets
+   * the latest frame too.
+   * @param {any} presence
+   */
+  applyPresence(presence) {
+    for (const name of ["first", "second"]) {
+      const seat = this.room.seats[name];
+      const now = presence.seats?.[name];
+      if (!seat || !now) continue;
+      seat.connected = Boolean(now.connected);
+      seat.away = Boolean(now.away);
+      if (!seat.away) {
+        seat.taken_over = false;
+        delete this.awayUntil[name];
+      }
+    }
+    if (typeof presence.spectators === "number") this.room.spectators = presence.spectators;
   }
 
   /** @param {any[]} events a batch from the socket */
@@ -190,10 +229,6 @@ class RoomPage {
     }
     const fresh = events.filter((event) => event.seq > this.quietUntil);
     if (fresh.length === 0) return;
-    if (fresh.some((event) => event.type === "seated" || event.type === "new_game")) {
-      // A new player's socket opens just after their seat event: look again shortly.
-      window.setTimeout(() => this.refresh(), 1500);
-    }
     await this.refresh();
     for (const event of fresh) this.announceEvent(event);
   }
@@ -240,6 +275,7 @@ class RoomPage {
     const moved = this.room && room.moves.length !== this.room.moves.length;
     this.room = room;
     this.fetchedAt = performance.now();
+    if (this.presence) this.applyPresence(this.presence);
     for (const [name, seat] of Object.entries(room.seats)) {
       if (!seat?.away) delete this.awayUntil[name];
     }
@@ -281,17 +317,12 @@ class RoomPage {
    * @returns {Position}
    */
   positionAt(ply) {
-    let position = parsePosition(this.room.variant, this.room.start);
-    for (const move of this.room.moves.slice(0, ply)) position = applyMove(position, move);
-    return position;
+    return positionAfter(this.room.variant, this.room.start, this.room.moves, ply);
   }
 
   /** @returns {string[] | null} the move list in the chosen notation, if the server sent it */
   notationList() {
-    const notation = this.room.notation;
-    if (!notation) return null;
-    if (family(this.room.variant) === "xiangqi") return notation.wxf ?? null;
-    return notation[shogiNotation()] ?? null;
+    return notationList(this.room.variant, this.room.notation);
   }
 
   /** @param {number} index @returns {string | null} */
@@ -529,10 +560,7 @@ class RoomPage {
     const nodes = [status];
     const result = room.result;
     if (room.status === "finished" && result?.result) {
-      const p = el("p", { result: "", winner: result.result, reason: result.reason ?? "" });
-      p.className = "result";
-      p.textContent = this.resultText(result.result, result.reason);
-      nodes.push(p);
+      nodes.push(resultElement(room.variant, result.result, result.reason));
     }
     if (room.draw_offer && room.status === "playing") {
       nodes.push(el("p", { drawOffer: room.draw_offer }, t("status.draw_offered", { side: sideName(variant, room.draw_offer) })));
@@ -543,10 +571,9 @@ class RoomPage {
     const connection = el("p", { connection: this.connection });
     connection.className = "connection";
     connection.textContent = t(`connection.${this.connection}`);
-    const message = el("p", {}, this.message);
-    message.className = "message";
-    message.setAttribute("role", "alert");
-    nodes.push(message, connection);
+    const error = errorBox();
+    showError(error, this.error);
+    nodes.push(error, connection);
     box.replaceChildren(...nodes);
   }
 
@@ -556,9 +583,7 @@ class RoomPage {
    * @param {string | null} reason the API's code
    */
   resultText(winner, reason) {
-    const why = reason ? t(`reason.${reason}`) : "";
-    if (winner === "draw") return t("result.draw", { reason: why });
-    return t("result.win", { side: sideName(this.room.variant, /** @type {Side} */ (winner)), reason: why });
+    return resultText(this.room.variant, winner, reason);
   }
 
   renderActions() {
@@ -606,89 +631,24 @@ class RoomPage {
   }
 
   buildMoves() {
-    const box = this.movesBox;
-    if (!box) return;
-    const head = el("div");
-    head.className = "moves-head";
-    const title = el("h2", {}, t("moves.title"));
-    head.append(title);
-    if (family(this.room.variant) === "shogi") {
-      const choice = document.createElement("select");
-      choice.name = "notation";
-      choice.setAttribute("aria-label", t("moves.notation"));
-      for (const value of ["japanese", "western"]) {
-        choice.append(new Option(t(`notation.${value}`), value, false, value === shogiNotation()));
-      }
-      choice.addEventListener("change", () => {
-        setShogiNotation(choice.value === "western" ? "western" : "japanese");
-        this.render();
-      });
-      head.append(choice);
-    }
-    this.moveList = el("ol", { moveList: "" });
-    this.moveList.className = "move-list";
-    this.moveList.setAttribute("aria-label", t("moves.title"));
-    // Arrow keys step through the game from a focused move.
-    this.moveList.addEventListener("keydown", (event) => {
-      const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
-      if (!delta) return;
-      event.preventDefault();
-      this.step(delta);
-      const ply = this.reviewPly ?? this.room.moves.length;
-      const button = this.moveList?.querySelector(`[data-ply="${ply}"]`);
-      if (button instanceof HTMLElement) button.focus();
+    if (!this.movesBox) return;
+    this.moveList = new MoveList(this.movesBox, this.room.variant, {
+      onReview: (ply) => this.review(ply),
+      onNotation: () => this.render(),
+      endLabel: t("moves.live"),
     });
-    const nav = el("div");
-    nav.className = "moves-nav";
-    const back = el("button", {}, "◀");
-    back.setAttribute("aria-label", t("moves.previous"));
-    back.addEventListener("click", () => this.step(-1));
-    const forward = el("button", {}, "▶");
-    forward.setAttribute("aria-label", t("moves.next"));
-    forward.addEventListener("click", () => this.step(1));
-    this.liveButton = actionButton("live", t("moves.live"));
-    this.liveButton.addEventListener("click", () => this.review(null));
-    for (const b of [back, forward]) /** @type {HTMLButtonElement} */ (b).type = "button";
-    nav.append(back, forward, this.liveButton);
-    box.replaceChildren(head, this.moveList, nav);
   }
 
   renderMoves() {
-    const list = this.moveList;
-    if (!list) return;
-    const room = this.room;
-    const texts = this.notationList();
-    const items = room.moves.map((/** @type {string} */ move, /** @type {number} */ i) => {
-      const li = document.createElement("li");
-      const button = el("button", { ply: String(i + 1) }, texts?.[i] ?? move);
-      button.setAttribute("type", "button");
-      button.className = "ply";
-      if (this.reviewPly === i + 1) {
-        button.classList.add("current");
-        button.setAttribute("aria-current", "step");
-      }
-      button.addEventListener("click", () => this.review(i + 1));
-      li.append(button);
-      return li;
-    });
-    list.replaceChildren(...items);
-    if (this.liveButton) this.liveButton.disabled = this.reviewPly === null;
-    const current = this.reviewPly === null ? list.lastElementChild : list.querySelector(".current");
-    if (current instanceof HTMLElement) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    this.moveList?.render(this.room.moves, this.notationList(), this.reviewPly);
   }
 
   /** @param {number | null} ply the position to show; null for the live one */
   review(ply) {
-    this.reviewPly = ply === null || ply >= this.room.moves.length ? null : Math.max(0, ply);
+    this.reviewPly = reviewPlyFor(ply, this.room.moves.length);
     this.selected = null;
     this.closePromotion();
     this.render();
-  }
-
-  /** @param {number} delta */
-  step(delta) {
-    const now = this.reviewPly ?? this.room.moves.length;
-    this.review(now + delta);
   }
 
   buildShare() {
@@ -739,16 +699,90 @@ class RoomPage {
     const record = el("div");
     record.className = "record-line";
     record.append(format, download);
-    const spectators = el("p", { spectators: String(room.spectators ?? "") });
-    spectators.className = "note";
-    spectators.textContent = typeof room.spectators === "number"
-      ? t("room.spectators", { n: room.spectators })
-      : this.seat ? "" : t("room.watching");
+    const replay = document.createElement("a");
+    replay.href = `/replay?room=${encodeURIComponent(room.id)}`;
+    replay.dataset.action = "replay";
+    replay.textContent = t("record.replay");
+    const replayLine = el("p");
+    replayLine.className = "replay-link";
+    replayLine.append(replay);
+    this.spectators = el("p", { spectators: "" });
+    this.spectators.className = "note";
     const rules = document.createElement("a");
     rules.href = `/rules/${room.variant}`;
     rules.className = "rules-link";
     rules.textContent = t("nav.rules");
-    box.replaceChildren(label, line, record, spectators, rules);
+    const nodes = [label, line, record, replayLine, this.spectators];
+    if (this.seat) nodes.push(this.renameForm());
+    box.replaceChildren(...nodes, rules);
+    this.renderSpectators();
+  }
+
+  /** Shows how many people watch, and whether this device only watches. */
+  renderSpectators() {
+    const box = this.spectators;
+    if (!box) return;
+    const count = this.room.spectators;
+    box.dataset.spectators = String(count ?? "");
+    const watching = this.seat ? "" : t("room.watching");
+    box.textContent = typeof count === "number"
+      ? [t("room.spectators", { n: count }), watching].filter(Boolean).join(" ")
+      : watching;
+  }
+
+  /**
+   * The form that changes this device's name in its seats (`PUT
+   * /rooms/{id}/name`); the `renamed` event redraws the seats. On a device
+   * holding both seats (a local room) `select[name=seat]` picks the seat.
+   * @returns {HTMLFormElement}
+   */
+  renameForm() {
+    const form = document.createElement("form");
+    form.dataset.rename = "";
+    form.className = "rename-line";
+    const held = (this.seat?.seats ?? []).filter((name) => !this.room.seats[name]?.computer);
+    const input = document.createElement("input");
+    input.name = "name";
+    input.id = "rename-name";
+    input.maxLength = 40;
+    input.setAttribute("autocomplete", "nickname");
+    const label = document.createElement("label");
+    label.htmlFor = input.id;
+    label.textContent = t("room.your_name");
+    const choice = document.createElement("select");
+    choice.name = "seat";
+    choice.setAttribute("aria-label", t("room.seat"));
+    for (const name of held) {
+      const side = this.room.seats[name]?.side ?? name;
+      choice.append(new Option(sideName(this.room.variant, side), name));
+    }
+    const fill = () => (input.value = this.room.seats[choice.value]?.name ?? playerName());
+    choice.addEventListener("change", fill);
+    fill();
+    const save = actionButton("rename", t("room.rename"));
+    save.type = "submit";
+    form.append(label);
+    if (held.length > 1) form.append(choice);
+    form.append(input, save);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name || !this.seat) return;
+      /** @type {Record<string, string>} */
+      const body = { name };
+      if (held.length > 1) body.seat = choice.value;
+      save.disabled = true;
+      try {
+        await request("PUT", `/rooms/${encodeURIComponent(this.id)}/name`, { token: this.seat.token, body });
+        setPlayerName(name);
+        this.error = null;
+      } catch (err) {
+        this.error = err;
+      }
+      save.disabled = false;
+      await this.refresh();
+    });
+    return form;
   }
 
   // ---- Playing ---------------------------------------------------------------
@@ -842,7 +876,7 @@ class RoomPage {
 
   refuse() {
     this.selected = null;
-    this.message = t("room.illegal");
+    this.error = t("room.illegal");
     this.render();
   }
 
@@ -907,7 +941,7 @@ class RoomPage {
   /** @param {string} move */
   async send(move) {
     this.selected = null;
-    this.message = "";
+    this.error = null;
     this.renderBoard();
     await this.act("moves", { move });
   }
@@ -920,9 +954,9 @@ class RoomPage {
     if (!this.seat) return;
     try {
       await act(this.id, action, this.seat.token, body);
-      this.message = "";
+      this.error = null;
     } catch (err) {
-      this.message = err instanceof ApiError ? errorText(err) : String(err);
+      this.error = err;
     }
     // The socket brings the event too; this keeps the page right while it reconnects.
     await this.refresh();
@@ -931,7 +965,6 @@ class RoomPage {
   stop() {
     this.socket?.close();
     window.clearInterval(this.ticker);
-    window.clearInterval(this.poller);
   }
 }
 

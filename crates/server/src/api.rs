@@ -5,7 +5,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -24,7 +24,7 @@ use crate::event::{Frame, side_named};
 use crate::room::{Action, Command, Joiner, Mode, RoomHandle, Watch};
 use crate::room_settings::RoomSettings;
 use crate::rooms::NewRoom;
-use crate::{AppState, ids, openapi, ws};
+use crate::{AppState, ids, openapi, records, ws};
 
 /// The routes under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
@@ -40,6 +40,11 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/rooms/{id}/events", get(events))
         .route("/rooms/{id}/ws", get(ws::room_socket))
         .route("/rooms/{id}/record", get(record))
+        .route("/rooms/{id}/name", axum::routing::put(rename_seat))
+        .route(
+            "/records",
+            post(records::import).layer(DefaultBodyLimit::max(records::MAX_RECORD_BYTES)),
+        )
         .route("/lobby", get(lobby))
         .route("/lobby/ws", get(ws::lobby_socket))
         .route("/stats", get(stats))
@@ -398,7 +403,8 @@ impl Connection {
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        self.room.unwatch(std::mem::take(&mut self.watch.seats));
+        self.room
+            .unwatch(std::mem::take(&mut self.watch.seats), self.watch.spectator);
     }
 }
 
@@ -411,7 +417,7 @@ async fn events(
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
     let watch = room
-        .call(|reply| Command::Watch(query.since, token, reply))
+        .call(|reply| Command::Watch(query.since, token, false, reply))
         .await?;
     let connection = Connection {
         room,
@@ -554,4 +560,41 @@ async fn rename_player(
     let name = display_name(Some(body.name));
     state.store.set_player_name(&id, &name).await?;
     Ok(Json(json!({ "player": id, "name": name })))
+}
+
+/// `PUT /rooms/{id}/name` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RenameSeat {
+    name: String,
+    /// One of the token's seats (a local room's token holds both); all of them when absent.
+    #[serde(default)]
+    seat: Option<String>,
+}
+
+/// A seated player's new display name: shown in the room's seats at once (a
+/// `renamed` event) and kept as the player's name.
+async fn rename_seat(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    AppJson(body): AppJson<RenameSeat>,
+) -> Result<Json<Value>, ApiError> {
+    let seat = match body.seat.as_deref() {
+        None => None,
+        Some(name) => Some(side_named(name).ok_or_else(|| {
+            ApiError::BadRequest(format!("unknown seat '{name}' (expected first or second)"))
+        })?),
+    };
+    let name = display_name(Some(body.name));
+    let room = state.rooms.get(&id).await?;
+    let token = token(&headers, None);
+    let (seats, player) = room
+        .call(|reply| Command::Rename(token, seat, name.clone(), reply))
+        .await?;
+    state.store.set_player_name(&player, &name).await?;
+    Ok(Json(json!({
+        "seats": seats.iter().map(|side| side.name()).collect::<Vec<_>>(),
+        "name": name,
+    })))
 }

@@ -41,6 +41,9 @@ pub enum ApiError {
     /// A malformed request (JSON, settings, variant, position ...).
     #[error("{0}")]
     BadRequest(String),
+    /// A game record that cannot be read: where, and why.
+    #[error("{0}")]
+    BadRecord(#[from] notation::ParseRecordError),
     /// The body is larger than the server accepts.
     #[error("the request is larger than the server accepts")]
     TooLarge,
@@ -82,6 +85,7 @@ impl ApiError {
             ApiError::Move(PlayError::Illegal { reason, .. }) => reason.code(),
             ApiError::Impasse(_) => "impasse-refused",
             ApiError::BadRequest(_) => "bad-request",
+            ApiError::BadRecord(_) => "bad-record",
             ApiError::TooLarge => "too-large",
             ApiError::TooMany(_) => "too-many",
             ApiError::ShuttingDown => "shutting-down",
@@ -98,9 +102,10 @@ impl ApiError {
             ApiError::NotYourTurn | ApiError::NoFreeSeat | ApiError::NotPlaying(_) => {
                 StatusCode::CONFLICT
             }
-            ApiError::Move(_) | ApiError::Impasse(_) | ApiError::BadRequest(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::Move(_)
+            | ApiError::Impasse(_)
+            | ApiError::BadRequest(_)
+            | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,

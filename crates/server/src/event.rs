@@ -91,6 +91,13 @@ pub enum EventKind {
         /// The seat.
         seat: String,
     },
+    /// A seated player took a new display name.
+    Renamed {
+        /// The seat.
+        seat: String,
+        /// The new name.
+        name: String,
+    },
 }
 
 impl EventKind {
@@ -106,6 +113,7 @@ impl EventKind {
             EventKind::Away { .. } => "away",
             EventKind::Takeover { .. } => "takeover",
             EventKind::Back { .. } => "back",
+            EventKind::Renamed { .. } => "renamed",
         }
     }
 

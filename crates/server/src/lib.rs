@@ -30,6 +30,7 @@ mod ids;
 mod lobby;
 mod openapi;
 mod ratings;
+mod records;
 mod room;
 mod room_settings;
 mod rooms;

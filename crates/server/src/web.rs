@@ -21,12 +21,13 @@ use crate::AppState;
 #[folder = "$CARGO_MANIFEST_DIR/../../web"]
 struct Assets;
 
-/// The page routes (home, rooms, rules pages) and `/assets/*path`.
+/// The page routes (home, rooms, rules pages, replay) and `/assets/*path`.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(page))
         .route("/rooms/{id}", get(page))
         .route("/rules/{variant}", get(page))
+        .route("/replay", get(page))
         .route("/assets/{*path}", get(asset))
 }
 

@@ -1,7 +1,7 @@
 //! The WebSockets: one per room (events out, actions in) and one for the lobby.
 //!
-//! A socket task relays the room's events to the client and the client's
-//! frames to the room as commands; a bad frame gets an error frame naming
+//! A socket task relays the room's events (and its unnumbered presence
+//! frames) to the client and the client's frames to the room as commands; a bad frame gets an error frame naming
 //! the reason, and the connection goes on.
 
 use std::time::Duration;
@@ -67,7 +67,7 @@ pub(crate) async fn room_socket(
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
     let watch = room
-        .call(|reply| Command::Watch(query.since, token.clone(), reply))
+        .call(|reply| Command::Watch(query.since, token.clone(), true, reply))
         .await?;
     let connection = Connection {
         room,
@@ -142,12 +142,21 @@ async fn relay(
         window: Instant::now(),
     };
     let max_bytes = state.config.max_message_bytes;
+    let mut presence = connection.watch.presence.clone();
     loop {
         let outgoing = tokio::select! {
             frame = connection.next() => match frame {
                 Some(frame) => Message::Text(Utf8Bytes::from(frame.json.clone())),
                 // The room's task has stopped: only a shutdown does that.
                 None => {
+                    let _ = sink.send(shutting_down()).await;
+                    break;
+                }
+            },
+            changed = presence.changed() => match changed {
+                Ok(()) => text(&presence.borrow_and_update().clone()),
+                // The room's task has stopped, as above.
+                Err(_) => {
                     let _ = sink.send(shutting_down()).await;
                     break;
                 }

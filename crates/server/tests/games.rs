@@ -541,6 +541,8 @@ async fn the_openapi_document_describes_every_route() {
         "/rooms/{id}/events",
         "/rooms/{id}/ws",
         "/rooms/{id}/record",
+        "/rooms/{id}/name",
+        "/records",
         "/lobby",
         "/lobby/ws",
         "/stats",

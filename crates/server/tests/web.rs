@@ -63,7 +63,7 @@ fn index_html() -> String {
 #[tokio::test]
 async fn pages_answer_the_app_shell() {
     let server = TestServer::start().await;
-    for path in ["/", "/rooms/3f9c0a", "/rules/xiangqi"] {
+    for path in ["/", "/rooms/3f9c0a", "/rules/xiangqi", "/replay"] {
         let answer = get(&server, path, "").await;
         assert_eq!(answer.status, 200, "{path}");
         assert_eq!(

@@ -96,6 +96,10 @@ pub struct Watch {
     pub backlog: Vec<Arc<Frame>>,
     /// The events from now on.
     pub live: broadcast::Receiver<Arc<Frame>>,
+    /// The room's presence frame (seats' connections, spectators), latest first.
+    pub presence: watch::Receiver<Value>,
+    /// Whether the connection counts as a spectator (a socket without a seat).
+    pub spectator: bool,
 }
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
@@ -111,12 +115,21 @@ pub enum Command {
     Join(Joiner, Reply<(Side, String)>),
     /// A seated player acts: replies with the JSON acknowledgement.
     Act(Option<String>, Action, Reply<Value>),
-    /// Open a connection, with the seat token if it has one.
-    Watch(i64, Option<String>, Reply<Watch>),
+    /// Open a connection, with the seat token if it has one; a WebSocket
+    /// (`true`) without a seat counts as a spectator.
+    Watch(i64, Option<String>, bool, Reply<Watch>),
     /// The events after a number (for a connection that fell behind).
     Since(i64, oneshot::Sender<Vec<Arc<Frame>>>),
-    /// A connection holding these seats closed.
-    Unwatch(Vec<Side>),
+    /// A connection holding these seats (or a spectator's, `true`) closed.
+    Unwatch(Vec<Side>, bool),
+    /// The token's seats (or the one named of them) take a new display name:
+    /// replies with the seats renamed and the player id.
+    Rename(
+        Option<String>,
+        Option<Side>,
+        String,
+        Reply<(Vec<Side>, String)>,
+    ),
     /// The computer's choice for the position after `ply` moves.
     ComputerMove(usize, Option<String>),
 }
@@ -163,10 +176,10 @@ impl RoomHandle {
     }
 
     /// Tells the room a connection closed (without waiting).
-    pub fn unwatch(&self, seats: Vec<Side>) {
-        if !seats.is_empty() {
+    pub fn unwatch(&self, seats: Vec<Side>, spectator: bool) {
+        if !seats.is_empty() || spectator {
             let inbox = self.inbox.clone();
-            tokio::spawn(async move { inbox.send(Command::Unwatch(seats)).await });
+            tokio::spawn(async move { inbox.send(Command::Unwatch(seats, spectator)).await });
         }
     }
 }
@@ -212,6 +225,10 @@ struct Room {
     seats: [Option<Seat>; 2],
     presence: [Presence; 2],
     frames: Vec<Arc<Frame>>,
+    /// Open WebSockets without a seat.
+    spectators: usize,
+    /// The latest presence frame; not an event (never stored or numbered).
+    presence_out: watch::Sender<Value>,
     draw_offer: Option<Side>,
     /// The seat that asked for a rematch.
     rematch_offer: Option<Side>,
@@ -271,6 +288,8 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         seats: [None, None],
         presence: [Presence::default(); 2],
         frames: Vec::with_capacity(events.len()),
+        spectators: 0,
+        presence_out: watch::channel(Value::Null).0,
         draw_offer: None,
         rematch_offer: None,
         game_number: 1,
@@ -304,6 +323,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
     // A restart does not count against the player to move: the clock starts afresh.
     room.restart_clock();
     room.publish_summary();
+    room.publish_presence();
     tokio::spawn(room.run(commands));
     Ok(RoomHandle { inbox })
 }
@@ -366,6 +386,13 @@ impl Room {
                     _ => {}
                 }
             }
+            EventKind::Renamed { seat, name } => {
+                if let Some(seat) =
+                    side_named(seat).and_then(|side| self.seats[side.index()].as_mut())
+                {
+                    seat.name.clone_from(name);
+                }
+            }
             EventKind::Away { .. } | EventKind::Takeover { .. } | EventKind::Back { .. } => {}
         }
     }
@@ -380,6 +407,7 @@ impl Room {
                     Some(command) => {
                         self.last_activity = Instant::now();
                         self.handle(command).await;
+                        self.publish_presence();
                     }
                     None => break,
                 },
@@ -388,6 +416,7 @@ impl Room {
                         break;
                     }
                     self.on_timer().await;
+                    self.publish_presence();
                 }
                 _ = shutdown.changed() => break,
             }
@@ -412,14 +441,23 @@ impl Room {
                 let answer = self.act(token.as_deref(), action).await;
                 let _ = reply.send(answer);
             }
-            Command::Watch(since, token, reply) => {
-                let answer = self.watch(since, token.as_deref()).await;
+            Command::Watch(since, token, socket, reply) => {
+                let answer = self.watch(since, token.as_deref(), socket).await;
+                let _ = reply.send(answer);
+            }
+            Command::Rename(token, seat, name, reply) => {
+                let answer = self.rename(token.as_deref(), seat, name).await;
                 let _ = reply.send(answer);
             }
             Command::Since(since, reply) => {
                 let _ = reply.send(self.frames_after(since));
             }
-            Command::Unwatch(seats) => self.unwatch(&seats).await,
+            Command::Unwatch(seats, spectator) => {
+                if spectator {
+                    self.spectators = self.spectators.saturating_sub(1);
+                }
+                self.unwatch(&seats).await;
+            }
             Command::ComputerMove(ply, mv) => {
                 self.computer_thinking = false;
                 if let Some(mv) = mv
@@ -797,7 +835,12 @@ impl Room {
         }
     }
 
-    async fn watch(&mut self, since: i64, token: Option<&str>) -> Result<Watch, ApiError> {
+    async fn watch(
+        &mut self,
+        since: i64,
+        token: Option<&str>,
+        socket: bool,
+    ) -> Result<Watch, ApiError> {
         let seats = match token {
             Some(token) => {
                 let seats = self.seats_of(token);
@@ -816,12 +859,68 @@ impl Room {
             self.presence[side.index()].connections += 1;
             self.come_back(side).await;
         }
+        let spectator = socket && seats.is_empty();
+        if spectator {
+            self.spectators += 1;
+        }
         self.publish_summary();
+        let mut presence = self.presence_out.subscribe();
+        // The new socket hears who is there at once, even if nothing changed.
+        presence.mark_changed();
         Ok(Watch {
             seats,
             backlog,
             live,
+            presence,
+            spectator,
         })
+    }
+
+    /// Gives the token's seats (or `only` of them) the display name `name`;
+    /// returns the seats renamed and their player id.
+    async fn rename(
+        &mut self,
+        token: Option<&str>,
+        only: Option<Side>,
+        name: String,
+    ) -> Result<(Vec<Side>, String), ApiError> {
+        let token = token.ok_or(ApiError::MissingToken)?;
+        let mut seats = self.seats_of(token);
+        if seats.is_empty() {
+            return Err(ApiError::WrongToken);
+        }
+        if let Some(only) = only {
+            if !seats.contains(&only) {
+                return Err(ApiError::WrongToken);
+            }
+            seats = vec![only];
+        }
+        let mut player = String::new();
+        for &seat in &seats {
+            self.emit(EventKind::Renamed {
+                seat: seat.name().to_owned(),
+                name: name.clone(),
+            })
+            .await?;
+            if let Some(taken) = self.seats[seat.index()].as_mut() {
+                taken.name.clone_from(&name);
+                player.clone_from(&taken.player);
+            }
+        }
+        self.publish_summary();
+        Ok((seats, player))
+    }
+
+    /// Sends the presence frame to every socket if it changed.
+    fn publish_presence(&self) {
+        let frame = self.presence_json();
+        self.presence_out.send_if_modified(|current| {
+            let changed = *current != frame;
+            if changed {
+                *current = frame;
+            }
+            changed
+        });
     }
 
     async fn unwatch(&mut self, seats: &[Side]) {

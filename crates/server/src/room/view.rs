@@ -2,13 +2,14 @@
 
 use std::time::Duration;
 
-use notation::{Record, japanese, western, wxf};
-use rules::{AnyMove, AnyPosition, Side};
+use notation::Record;
+use rules::Side;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{Room, now_ms};
 use crate::lobby::Summary;
+use crate::records;
 
 impl Room {
     pub(super) fn result_json(&self) -> Value {
@@ -21,32 +22,9 @@ impl Room {
         })
     }
 
-    /// The moves as players write them: Japanese and Western for the shogi
-    /// family, WXF for xiangqi; one entry per move.
+    /// The moves as players write them (see [`records::notation_json`]).
     pub(super) fn notation_json(&self) -> Value {
-        let record = Record::from_game(&self.game);
-        let mut japanese_moves = Vec::new();
-        let mut western_moves = Vec::new();
-        let mut wxf_moves = Vec::new();
-        let mut previous = None;
-        for (before, record_move) in record.plies() {
-            match (before, record_move.mv()) {
-                (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) => {
-                    japanese_moves.push(japanese::move_text(&pos, mv, previous));
-                    western_moves.push(western::move_text(&pos, mv));
-                    previous = Some(mv.to());
-                }
-                (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
-                    wxf_moves.push(wxf::move_text(&pos, mv));
-                }
-                // A record holds moves of its own game only.
-                _ => {}
-            }
-        }
-        match record.start() {
-            AnyPosition::Shogi(_) => json!({"japanese": japanese_moves, "western": western_moves}),
-            AnyPosition::Xiangqi(_) => json!({"wxf": wxf_moves}),
-        }
+        records::notation_json(&Record::from_game(&self.game))
     }
 
     /// Each side's impasse points in shogi and annan, else `null`.
@@ -82,6 +60,25 @@ impl Room {
             "main_left_ms": {"first": ms(main_left[0]), "second": ms(main_left[1])},
             "running": remaining.map(|_| self.game.side_to_move().name()),
             "remaining_ms": remaining,
+        })
+    }
+
+    /// The presence frame: each seat's connection (`null` when free) and
+    /// how many spectators' sockets are open.
+    pub(super) fn presence_json(&self) -> Value {
+        let seat = |side: Side| {
+            self.seats[side.index()].as_ref().map_or(Value::Null, |_| {
+                let presence = &self.presence[side.index()];
+                json!({
+                    "connected": presence.connections > 0,
+                    "away": presence.away_until.is_some() || presence.taken_over,
+                })
+            })
+        };
+        json!({
+            "type": "presence",
+            "seats": {"first": seat(Side::First), "second": seat(Side::Second)},
+            "spectators": self.spectators,
         })
     }
 
@@ -122,6 +119,7 @@ impl Room {
             "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
             "draw_offer": self.draw_offer.map(Side::name),
             "rematch_offer": self.rematch_offer.map(Side::name),
+            "spectators": self.spectators,
             "game": self.game_number,
             "last_seq": self.frames.len(),
         })

@@ -235,8 +235,29 @@ pub struct Client {
 }
 
 impl Client {
-    /// The next text frame as JSON (waits at most 10 s).
+    /// The next text frame as JSON (waits at most 10 s), skipping presence
+    /// frames (see `next_presence`).
     pub async fn next(&mut self) -> Value {
+        loop {
+            let frame = self.next_any().await;
+            if frame["type"] != "presence" {
+                return frame;
+            }
+        }
+    }
+
+    /// The next presence frame, skipping others.
+    pub async fn next_presence(&mut self) -> Value {
+        loop {
+            let frame = self.next_any().await;
+            if frame["type"] == "presence" {
+                return frame;
+            }
+        }
+    }
+
+    /// The next text frame of any type.
+    pub async fn next_any(&mut self) -> Value {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
                 .await

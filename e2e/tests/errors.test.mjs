@@ -1,0 +1,106 @@
+// @ts-check
+/**
+ * Errors the player sees: a refused or failed request shows the server's
+ * reason in the page's `[data-error]` alert instead of nothing happening.
+ * The refusals are the server's own JSON bodies, answered by Playwright's
+ * routing so the test does not exhaust the real server's limits.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { KOMA_URL, createRoom, launch, newPlayer, play, room } from "../lib/koma.mjs";
+
+/** @type {import("playwright-core").Browser} */
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * The visible error alert of `page` once it has `code`.
+ * @param {import("playwright-core").Page} page
+ * @param {string} code
+ */
+async function errorShown(page, code) {
+  const alert = page.locator(`[data-error="${code}"]`);
+  await alert.waitFor({ state: "visible" });
+  assert.equal(await alert.getAttribute("role"), "alert");
+  return (await alert.textContent()) ?? "";
+}
+
+test("creating a room over the hourly limit says so and stays on the form", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const limit = { code: "too-many", message: "at most 1 rooms per device per hour" };
+  await page.route("**/api/v1/rooms", (route) =>
+    route.request().method() === "POST"
+      ? route.fulfill({ status: 429, contentType: "application/json", body: JSON.stringify(limit) })
+      : route.fallback(),
+  );
+  await page.goto(`${KOMA_URL}/`);
+  await page.locator("[data-error]").waitFor({ state: "attached" });
+  assert.equal(await page.locator("[data-error]").isVisible(), false, "no error before a request fails");
+  await page.locator("form[data-new-game] [data-action=create]").click();
+  const text = await errorShown(page, "too-many");
+  assert.ok(text.includes(limit.message), `the server's message is shown: ${text}`);
+  assert.equal(new URL(page.url()).pathname, "/");
+
+  // Bad settings (422) and no answer at all (the network) are shown the same way.
+  await page.unroute("**/api/v1/rooms");
+  const refusal = { code: "bad-request", message: "move_limit: expected 0 (no limit) or a number of plies" };
+  await page.route("**/api/v1/rooms", (route) =>
+    route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify(refusal) }),
+  );
+  await page.locator("form[data-new-game] [data-action=create]").click();
+  assert.ok((await errorShown(page, "bad-request")).includes(refusal.message));
+  await page.unroute("**/api/v1/rooms");
+  await page.route("**/api/v1/rooms", (route) => route.abort("connectionrefused"));
+  await page.locator("form[data-new-game] [data-action=create]").click();
+  await errorShown(page, "network");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+test("a refused move or action on the room page shows the reason, and the next success clears it", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const id = await createRoom(page, { variant: "shogi", mode: "local" });
+  assert.equal(await page.locator("[data-error]").isVisible(), false);
+
+  // The move's request fails on the way: the page says so and the board stays.
+  await page.route("**/api/v1/rooms/*/moves", (route) => route.abort("connectionreset"));
+  await page.locator('[data-board] [data-square="7g"]').click();
+  await page.locator('[data-board] [data-square="7f"]').click();
+  await errorShown(page, "network");
+  assert.deepEqual((await room(id)).moves, []);
+
+  // The server refuses an action (its 409 body): its message is shown.
+  await page.unroute("**/api/v1/rooms/*/moves");
+  const refusal = { code: "not-playing", message: "the game is over" };
+  await page.route("**/api/v1/rooms/*/resign", (route) =>
+    route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify(refusal) }),
+  );
+  await page.locator("[data-action=resign]").click();
+  assert.ok((await errorShown(page, "not-playing")).includes("The game is not being played."));
+
+  // A move that goes through clears the alert.
+  await play(page, id, "7g7f");
+  await page.locator("[data-error]").waitFor({ state: "hidden" });
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+test("an invitation whose join fails says why and watches", async () => {
+  const host = await newPlayer(browser);
+  const guest = await newPlayer(browser);
+  const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
+  await guest.page.route("**/api/v1/rooms/*/join", (route) => route.abort("connectionreset"));
+  await guest.page.goto(`${KOMA_URL}/rooms/${id}`);
+  await guest.page.locator("[data-board][data-variant=minishogi]").waitFor();
+  await errorShown(guest.page, "network");
+  // Nobody took the seat: the room still waits for the friend.
+  assert.equal((await room(id)).seats.second, null);
+  assert.deepEqual([...host.errors, ...guest.errors], [], "no script errors");
+  await host.context.close();
+  await guest.context.close();
+});

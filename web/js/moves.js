@@ -1,0 +1,190 @@
+// A game's move list and result, shared by the room page and the replay page:
+// the list in the chosen notation, stepping through it (clicks, arrow keys,
+// buttons) and the result line.
+
+import { sideName } from "./board.js";
+import { t } from "./i18n.js";
+import { family } from "./pieces.js";
+import { applyMove, parsePosition } from "./position.js";
+import { setShogiNotation, shogiNotation } from "./storage.js";
+
+/** @typedef {import("./position.js").Side} Side */
+/** @typedef {import("./position.js").Position} Position */
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} [data] data-* attributes
+ * @param {string} [text]
+ * @returns {HTMLElement}
+ */
+function el(tag, data = {}, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(data)) node.dataset[key] = value;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * The moves as players write them, in the chosen notation, if the server sent them.
+ * @param {string} variant
+ * @param {any} notation the server's `notation` object
+ * @returns {string[] | null}
+ */
+export function notationList(variant, notation) {
+  if (!notation) return null;
+  if (family(variant) === "xiangqi") return notation.wxf ?? null;
+  return notation[shogiNotation()] ?? null;
+}
+
+/**
+ * The position after the first `ply` of `moves` from `start` (for review).
+ * @param {string} variant
+ * @param {string} start SFEN/FEN
+ * @param {string[]} moves
+ * @param {number} ply
+ * @returns {Position}
+ */
+export function positionAfter(variant, start, moves, ply) {
+  let position = parsePosition(variant, start);
+  for (const move of moves.slice(0, ply)) position = applyMove(position, move);
+  return position;
+}
+
+/**
+ * "Sente wins by checkmate", "Draw by repetition".
+ * @param {string} variant
+ * @param {string} winner first, second or draw
+ * @param {string | null} reason the API's code
+ */
+export function resultText(variant, winner, reason) {
+  const why = reason ? t(`reason.${reason}`) : "";
+  if (winner === "draw") return t("result.draw", { reason: why });
+  return t("result.win", { side: sideName(variant, /** @type {Side} */ (winner)), reason: why });
+}
+
+/**
+ * The result element of the DOM contract: `[data-result]` with the winner and
+ * the reason's code.
+ * @param {string} variant
+ * @param {string} winner
+ * @param {string | null} reason
+ * @returns {HTMLElement}
+ */
+export function resultElement(variant, winner, reason) {
+  const p = el("p", { result: "", winner, reason: reason ?? "" }, resultText(variant, winner, reason));
+  p.className = "result";
+  return p;
+}
+
+/**
+ * The move list box: a heading with the notation choice (shogi family), the
+ * `[data-move-list]` of `[data-ply]` buttons and the stepping buttons. The
+ * page owns which ply is shown; the list asks it to show another.
+ */
+export class MoveList {
+  /**
+   * @param {HTMLElement} box
+   * @param {string} variant
+   * @param {{ onReview: (ply: number | null) => void, onNotation: () => void, endLabel: string }} handlers
+   *   onReview: show the position after that many moves (null: the last one);
+   *   onNotation: the notation choice changed; endLabel: the `[data-action=live]` button's text
+   */
+  constructor(box, variant, handlers) {
+    this.handlers = handlers;
+    /** The number of moves, and the ply shown (null for the last position), as last drawn. */
+    this.length = 0;
+    /** @type {number | null} */
+    this.reviewPly = null;
+    const head = el("div");
+    head.className = "moves-head";
+    head.append(el("h2", {}, t("moves.title")));
+    if (family(variant) === "shogi") {
+      const choice = document.createElement("select");
+      choice.name = "notation";
+      choice.setAttribute("aria-label", t("moves.notation"));
+      for (const value of ["japanese", "western"]) {
+        choice.append(new Option(t(`notation.${value}`), value, false, value === shogiNotation()));
+      }
+      choice.addEventListener("change", () => {
+        setShogiNotation(choice.value === "western" ? "western" : "japanese");
+        handlers.onNotation();
+      });
+      head.append(choice);
+    }
+    this.list = el("ol", { moveList: "" });
+    this.list.className = "move-list";
+    this.list.setAttribute("aria-label", t("moves.title"));
+    // Focusable from script only: it holds the focus at the start position, which has no button.
+    this.list.tabIndex = -1;
+    // Arrow keys step through the game from a focused move.
+    this.list.addEventListener("keydown", (event) => {
+      const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+      if (!delta) return;
+      event.preventDefault();
+      this.step(delta);
+    });
+    const nav = el("div");
+    nav.className = "moves-nav";
+    const back = el("button", {}, "◀");
+    back.setAttribute("aria-label", t("moves.previous"));
+    back.addEventListener("click", () => this.step(-1));
+    const forward = el("button", {}, "▶");
+    forward.setAttribute("aria-label", t("moves.next"));
+    forward.addEventListener("click", () => this.step(1));
+    this.endButton = document.createElement("button");
+    this.endButton.dataset.action = "live";
+    this.endButton.textContent = handlers.endLabel;
+    this.endButton.addEventListener("click", () => handlers.onReview(null));
+    for (const b of [back, forward, this.endButton]) /** @type {HTMLButtonElement} */ (b).type = "button";
+    nav.append(back, forward, this.endButton);
+    box.replaceChildren(head, this.list, nav);
+  }
+
+  /** @param {number} delta moves forward (positive) or back */
+  step(delta) {
+    this.handlers.onReview((this.reviewPly ?? this.length) + delta);
+  }
+
+  /**
+   * Draws the list.
+   * @param {string[]} moves USI/ICCS
+   * @param {string[] | null} texts the same moves as players write them
+   * @param {number | null} reviewPly the ply shown, null for the last position
+   */
+  render(moves, texts, reviewPly) {
+    // Drawing replaces the buttons: a focused list keeps the focus, on the move shown.
+    const focused = this.list.contains(document.activeElement);
+    this.length = moves.length;
+    this.reviewPly = reviewPly;
+    const items = moves.map((move, i) => {
+      const li = document.createElement("li");
+      const button = el("button", { ply: String(i + 1) }, texts?.[i] ?? move);
+      button.setAttribute("type", "button");
+      button.className = "ply";
+      if (reviewPly === i + 1) {
+        button.classList.add("current");
+        button.setAttribute("aria-current", "step");
+      }
+      button.addEventListener("click", () => this.handlers.onReview(i + 1));
+      li.append(button);
+      return li;
+    });
+    this.list.replaceChildren(...items);
+    this.endButton.disabled = reviewPly === null;
+    const current = reviewPly === null ? this.list.lastElementChild : this.list.querySelector(".current");
+    if (current instanceof HTMLElement) this.list.scrollTop = current.offsetTop - this.list.clientHeight / 2;
+    const shown = this.list.querySelector(`[data-ply="${reviewPly ?? moves.length}"]`);
+    if (focused) (shown instanceof HTMLElement ? shown : this.list).focus({ preventScroll: true });
+  }
+}
+
+/**
+ * The ply to show when asked for `ply` of a game of `length` moves: null (the
+ * last position) at or past the end, never below 0.
+ * @param {number | null} ply
+ * @param {number} length
+ * @returns {number | null}
+ */
+export function reviewPlyFor(ply, length) {
+  return ply === null || ply >= length ? null : Math.max(0, ply);
+}

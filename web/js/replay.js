@@ -1,0 +1,286 @@
+// The replay page (`/replay`): a game record pasted or opened from a file
+// (KIF, KI2, CSA, a position line, a xiangqi PGN) is read by the server
+// (`POST /api/v1/records`) and shown on the board in review: the move list,
+// stepping through it, and the result. `/replay?room=<id>` opens a room's
+// game.
+
+import { ApiError, importRecord, recordUrl } from "./api.js";
+import { Board } from "./board.js";
+import { errorBox, showError } from "./errors.js";
+import { t } from "./i18n.js";
+import { VARIANTS } from "./lobby.js";
+import { MoveList, notationList, positionAfter, resultElement, reviewPlyFor } from "./moves.js";
+import { family } from "./pieces.js";
+import { moveSquares } from "./position.js";
+import { pieceLabels, shogiNotation } from "./storage.js";
+
+/**
+ * The game as `POST /api/v1/records` answers it.
+ * @typedef {{ variant: string, start: string, moves: string[], notation: any,
+ *   result: { result: string | null, reason: string | null },
+ *   headers: Record<string, any> }} ImportedGame
+ */
+
+/** The header fields shown above the moves, in order. */
+const HEADERS = ["first", "second", "event", "site", "start_time", "opening", "time_control"];
+
+/**
+ * A record file's text for the text area: UTF-8, else Shift_JIS (older KIF files).
+ * @param {ArrayBuffer} bytes
+ * @returns {string}
+ */
+function decode(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("shift_jis").decode(bytes);
+  }
+}
+
+/** One open replay page. */
+class ReplayPage {
+  /** @param {HTMLElement} container */
+  constructor(container) {
+    this.container = container;
+    /** @type {ImportedGame | null} */
+    this.game = null;
+    /** @type {number | null} the ply shown; null for the last position */
+    this.reviewPly = null;
+    /** The record text in the form, kept through a redraw. */
+    this.text = "";
+    /** @type {string} the variant asked for ("" to let the record say) */
+    this.variant = "";
+    /** @type {unknown} */
+    this.error = null;
+    /** @type {Board | null} */
+    this.board = null;
+    /** @type {MoveList | null} */
+    this.moveList = null;
+  }
+
+  /** Draws the page; opens a room's record when the address names one. */
+  start() {
+    this.build();
+    const room = new URLSearchParams(location.search).get("room");
+    if (room) this.loadRoom(room);
+  }
+
+  /**
+   * Fetches a room's record as a position line and replays it.
+   * @param {string} id
+   */
+  async loadRoom(id) {
+    try {
+      const response = await fetch(recordUrl(id, "sfen"), { cache: "no-store" });
+      const text = await response.text();
+      if (!response.ok) {
+        let body = { code: `http-${response.status}`, message: text };
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not the API's JSON: the text is the message.
+        }
+        throw new ApiError(response.status, body.code, body.message);
+      }
+      this.text = text;
+      await this.read(text);
+    } catch (err) {
+      this.error = err;
+      this.build();
+    }
+  }
+
+  /**
+   * Reads a record on the server and shows it from the start.
+   * @param {string | ArrayBuffer} record
+   */
+  async read(record) {
+    /** @type {Record<string, string>} */
+    const query = {};
+    if (this.variant) query.variant = this.variant;
+    try {
+      this.game = await importRecord(record, query);
+      this.reviewPly = this.game && this.game.moves.length > 0 ? 0 : null;
+      this.error = null;
+    } catch (err) {
+      this.game = null;
+      this.error = err;
+    }
+    this.build();
+  }
+
+  /** Lays the page out: the import form, then the game when there is one. */
+  build() {
+    document.title = t("title.replay");
+    const page = document.createElement("section");
+    page.className = "replay-page";
+    const title = document.createElement("h1");
+    title.textContent = t("replay.title");
+    page.append(title, this.form());
+    this.board = null;
+    this.moveList = null;
+    const game = this.game;
+    if (game) {
+      const room = document.createElement("section");
+      room.className = `room replay ${family(game.variant)} ${game.variant}`;
+      const main = document.createElement("div");
+      main.className = "room-main";
+      const holder = document.createElement("div");
+      main.append(holder);
+      const side = document.createElement("aside");
+      side.className = "room-side";
+      side.setAttribute("aria-label", t("replay.panel"));
+      const about = document.createElement("div");
+      about.className = "panel status-box";
+      about.append(...this.headerLines(game));
+      if (game.result.result) about.append(resultElement(game.variant, game.result.result, game.result.reason));
+      const moves = document.createElement("div");
+      moves.className = "panel moves";
+      side.append(about, moves);
+      room.append(main, side);
+      page.append(room);
+      const none = () => false;
+      this.board = new Board(holder, game.variant, {
+        onSquare: () => {},
+        onHand: () => {},
+        onDragStart: none,
+        onHandDragStart: none,
+        onDrop: () => {},
+        onCancel: () => {},
+      });
+      this.moveList = new MoveList(moves, game.variant, {
+        onReview: (ply) => this.review(ply),
+        onNotation: () => this.render(),
+        endLabel: t("replay.end"),
+      });
+    }
+    this.container.replaceChildren(page);
+    this.render();
+  }
+
+  /**
+   * The import form: `form[data-import]` with `textarea[name=record]`, a file
+   * input and the game choice for records that cannot name it.
+   * @returns {HTMLFormElement}
+   */
+  form() {
+    const form = document.createElement("form");
+    form.dataset.import = "";
+    form.className = "panel import";
+    const label = document.createElement("label");
+    label.htmlFor = "replay-record";
+    label.textContent = t("replay.paste");
+    const text = document.createElement("textarea");
+    text.id = "replay-record";
+    text.name = "record";
+    text.rows = 8;
+    text.spellcheck = false;
+    text.value = this.text;
+    text.placeholder = "startpos moves 7g7f 3c3d …";
+    text.addEventListener("input", () => (this.text = text.value));
+    const fileLabel = document.createElement("label");
+    fileLabel.htmlFor = "replay-file";
+    fileLabel.textContent = t("replay.file");
+    const file = document.createElement("input");
+    file.type = "file";
+    file.id = "replay-file";
+    file.name = "file";
+    file.accept = ".kif,.kifu,.ki2,.csa,.pgn,.txt,.sfen,.fen,text/plain";
+    file.addEventListener("change", async () => {
+      const chosen = file.files?.[0];
+      if (!chosen) return;
+      // The bytes as they are: the server reads Shift_JIS KIF files too.
+      const bytes = await chosen.arrayBuffer();
+      this.text = decode(bytes);
+      await this.read(bytes);
+    });
+    const variant = document.createElement("select");
+    variant.name = "variant";
+    variant.id = "replay-variant";
+    variant.append(new Option(t("replay.detect"), "", false, this.variant === ""));
+    for (const v of VARIANTS) variant.append(new Option(t(`variant.${v}`), v, false, v === this.variant));
+    variant.addEventListener("change", () => (this.variant = variant.value));
+    const variantLabel = document.createElement("label");
+    variantLabel.htmlFor = variant.id;
+    variantLabel.textContent = t("setting.variant");
+    const submit = document.createElement("button");
+    submit.type = "submit";
+    submit.className = "primary";
+    submit.dataset.action = "import";
+    submit.textContent = t("replay.show");
+    const error = errorBox();
+    showError(error, this.error);
+    const row = document.createElement("div");
+    row.className = "import-line";
+    row.append(variantLabel, variant, fileLabel, file, submit);
+    form.append(label, text, row, error);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.text = text.value;
+      this.read(text.value);
+    });
+    return form;
+  }
+
+  /**
+   * The players and the other header fields the record has.
+   * @param {ImportedGame} game
+   * @returns {HTMLElement[]}
+   */
+  headerLines(game) {
+    const list = document.createElement("dl");
+    list.className = "record-headers";
+    for (const key of HEADERS) {
+      const value = game.headers[key];
+      if (typeof value !== "string" || value === "") continue;
+      const dt = document.createElement("dt");
+      dt.textContent = key === "first" || key === "second"
+        ? t(`side.${family(game.variant)}.${key}`)
+        : t(`replay.header.${key}`);
+      const dd = document.createElement("dd");
+      dd.textContent = value;
+      list.append(dt, dd);
+    }
+    const title = document.createElement("p");
+    title.className = "status";
+    title.textContent = t("replay.game", { game: t(`variant.${game.variant}`), n: game.moves.length });
+    return [title, list];
+  }
+
+  /** @param {number | null} ply */
+  review(ply) {
+    if (!this.game) return;
+    this.reviewPly = reviewPlyFor(ply, this.game.moves.length);
+    this.render();
+  }
+
+  /** Draws the board and the move list at the ply shown. */
+  render() {
+    const game = this.game;
+    if (!game || !this.board) return;
+    const plies = this.reviewPly ?? game.moves.length;
+    this.board.render({
+      position: positionAfter(game.variant, game.start, game.moves, plies),
+      orientation: "first",
+      labels: pieceLabels(),
+      rankStyle: family(game.variant) === "shogi" ? shogiNotation() : "western",
+      selected: null,
+      targets: [],
+      lastMove: plies > 0 ? moveSquares(game.moves[plies - 1]) : [],
+      check: null,
+      reviewPly: this.reviewPly,
+    });
+    this.moveList?.render(game.moves, notationList(game.variant, game.notation), this.reviewPly);
+  }
+}
+
+/**
+ * Opens the replay page in `container`.
+ * @param {HTMLElement} container
+ * @returns {{ stop: () => void, rerender: () => void }}
+ */
+export function renderReplay(container) {
+  const page = new ReplayPage(container);
+  page.start();
+  return { stop: () => {}, rerender: () => page.build() };
+}
