@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// Plays two engines against each other over USI (shogi family) or UCI
+// (xiangqi), judging every position with `koma status`. Usage:
+//   node match.mjs --koma PATH --variant V --games N --movetime MS \
+//     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300]
+// Engine A plays first in odd games, second in even ones; each pair of games
+// starts from the same random opening of --opening plies (default 2).
+import { spawn, execFileSync } from "node:child_process";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+
+const { values: opt } = parseArgs({
+  options: {
+    koma: { type: "string", default: "koma" },
+    variant: { type: "string", default: "shogi" },
+    games: { type: "string", default: "2" },
+    movetime: { type: "string", default: "1000" },
+    a: { type: "string" },
+    b: { type: "string" },
+    "a-ranks-from-1": { type: "boolean", default: false },
+    "b-ranks-from-1": { type: "boolean", default: false },
+    plies: { type: "string", default: "300" },
+    opening: { type: "string", default: "2" },
+    seed: { type: "string", default: "1" },
+  },
+});
+const xiangqi = opt.variant === "xiangqi";
+
+/** One engine process spoken to line by line. */
+class Engine {
+  constructor(command, ranksFrom1) {
+    const [cmd, ...args] = command.split(" ");
+    this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
+    this.ranksFrom1 = ranksFrom1;
+    this.waiters = [];
+    createInterface({ input: this.proc.stdout }).on("line", (line) => {
+      const waiter = this.waiters[0];
+      if (waiter && waiter.test(line)) {
+        this.waiters.shift();
+        waiter.resolve(line);
+      }
+    });
+  }
+  send(line) {
+    this.proc.stdin.write(line + "\n");
+  }
+  until(test) {
+    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+  async start() {
+    this.send(xiangqi ? "uci" : "usi");
+    await this.until((l) => l === "uciok" || l === "usiok");
+    this.send(`setoption name UCI_Variant value ${opt.variant}`);
+    this.send("isready");
+    await this.until((l) => l === "readyok");
+  }
+  /** ICCS ranks 0-9 to the engine's own (1-10 for Fairy-Stockfish) and back. */
+  toEngine(move) {
+    return this.ranksFrom1 ? move.replace(/\d/g, (d) => String(Number(d) + 1)) : move;
+  }
+  fromEngine(move) {
+    return this.ranksFrom1 ? move.replace(/\d+/g, (d) => String(Number(d) - 1)) : move;
+  }
+  async bestmove(moves) {
+    const list = moves.map((m) => this.toEngine(m)).join(" ");
+    this.send(`position startpos${list ? " moves " + list : ""}`);
+    this.send(`go movetime ${opt.movetime}`);
+    const line = await this.until((l) => l.startsWith("bestmove"));
+    return this.fromEngine(line.split(/\s+/)[1]);
+  }
+  quit() {
+    this.send("quit");
+  }
+}
+
+function status(moves) {
+  try {
+    const out = execFileSync(opt.koma, ["status", "--variant", opt.variant, "--moves", moves.join(" ")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return JSON.parse(out.toString());
+  } catch (error) {
+    return { illegal: String(error.stderr).trim() };
+  }
+}
+
+let seed = Number(opt.seed);
+function random(n) {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+}
+function opening() {
+  const moves = [];
+  for (let i = 0; i < Number(opt.opening); i++) {
+    const legal = execFileSync(opt.koma, ["moves", "--variant", opt.variant, "--moves", moves.join(" ")])
+      .toString().trim().split("\n");
+    moves.push(legal[random(legal.length)]);
+  }
+  return moves;
+}
+
+const a = new Engine(opt.a, opt["a-ranks-from-1"]);
+const b = new Engine(opt.b, opt["b-ranks-from-1"]);
+await a.start();
+await b.start();
+const score = { a: 0, b: 0, draw: 0 };
+let line = [];
+for (let game = 1; game <= Number(opt.games); game++) {
+  if (game % 2 === 1) line = opening();
+  const [first, second] = game % 2 === 1 ? [a, b] : [b, a];
+  const moves = [...line];
+  let verdict;
+  while (!verdict) {
+    const mover = moves.length % 2 === 0 ? first : second;
+    const move = await mover.bestmove(moves);
+    const moverName = mover === a ? "a" : "b";
+    const other = moverName === "a" ? "b" : "a";
+    if (move === "resign" || move === "(none)") {
+      verdict = { winner: other, reason: move };
+      break;
+    }
+    moves.push(move);
+    const s = status(moves);
+    if (s.illegal) verdict = { winner: other, reason: `illegal ${move}: ${s.illegal}` };
+    else if (s.result === "draw") verdict = { winner: "draw", reason: s.reason };
+    else if (s.result) {
+      const firstWon = s.result === "first";
+      const winnerEngine = firstWon ? first : second;
+      verdict = { winner: winnerEngine === a ? "a" : "b", reason: s.reason };
+    } else if (moves.length >= Number(opt.plies)) verdict = { winner: "draw", reason: "ply limit" };
+  }
+  score[verdict.winner] += 1;
+  console.log(
+    `game ${game}: A plays ${first === a ? "first" : "second"}, ${verdict.winner === "draw" ? "draw" : verdict.winner.toUpperCase() + " wins"} (${verdict.reason}) after ${moves.length} plies; A ${score.a} B ${score.b} draws ${score.draw}`,
+  );
+}
+a.quit();
+b.quit();
+process.exit(0);
