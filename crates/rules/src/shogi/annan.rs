@@ -62,6 +62,26 @@ fn movers_of(by: Color, own: Bitboard, by_role: &[Bitboard; 14]) -> [Bitboard; 1
     })
 }
 
+/// The pieces checking the side to move, and the squares strictly between
+/// its king and each enemy piece on the king's lines that moves like a
+/// slider able to reach the king along that line (the enemy movers as they
+/// stand; our own moves cannot change them except by a capture).
+pub(super) fn check_info(pos: &Position) -> (Bitboard, Bitboard) {
+    let us = pos.turn;
+    let them = us.opponent();
+    let king = pos.kings[us.index()];
+    let movers = movers(pos, them);
+    let m = |role: Role| movers[role.index()];
+    let checkers = attackers_with(m, king, them, pos.occupied());
+    let sliders = (attacks::rook(king, Bitboard::EMPTY) & (m(Role::Rook) | m(Role::Dragon)))
+        | (attacks::bishop(king, Bitboard::EMPTY) & (m(Role::Bishop) | m(Role::Horse)))
+        | (attacks::lance(us, king, Bitboard::EMPTY) & m(Role::Lance));
+    let uncovering = sliders.iter().fold(Bitboard::EMPTY, |acc, s| {
+        acc | attacks::between(king, Square::from_index_unchecked(s))
+    });
+    (checkers, uncovering)
+}
+
 /// Whether the side to move's king is attacked after one of its moves, found
 /// without playing the move.
 ///
@@ -70,32 +90,25 @@ fn movers_of(by: Color, own: Bitboard, by_role: &[Bitboard; 14]) -> [Bitboard; 1
 /// change only by a capture (the captured piece goes, and the piece it
 /// supported moves by its own kind again). Besides that only the occupancy
 /// changes (the from-square empties, the to-square fills) and, for a king
-/// move, the square attacked. Step attacks ignore occupancy and slider attacks
-/// on the king see only the squares on its lines, so a move that captures
-/// nothing, is not a king move and touches no square on the king's lines
-/// leaves the attackers exactly as they are: legal just when not in check.
+/// move, the square attacked. Step attacks ignore occupancy, and a filled
+/// square only blocks, so when not in check a move that captures nothing and
+/// is not a king move can expose the king only by leaving one of the
+/// position's `uncovering` squares; a drop never can. Every other move has
+/// the attackers after it computed in full.
 struct KingSafety<'a> {
     pos: &'a Position,
     them: Color,
     king: Square,
-    /// The opponent's movers before the move.
-    movers: [Bitboard; 14],
-    /// The rank, file and diagonals through the king.
-    lines: Bitboard,
     in_check: bool,
 }
 
 impl<'a> KingSafety<'a> {
     fn new(pos: &'a Position) -> KingSafety<'a> {
         let us = pos.turn;
-        let them = us.opponent();
-        let king = pos.kings[us.index()];
         KingSafety {
             pos,
-            them,
-            king,
-            movers: movers(pos, them),
-            lines: attacks::rook(king, Bitboard::EMPTY) | attacks::bishop(king, Bitboard::EMPTY),
+            them: us.opponent(),
+            king: pos.kings[us.index()],
             in_check: pos.checkers.is_any(),
         }
     }
@@ -107,23 +120,25 @@ impl<'a> KingSafety<'a> {
         let pos = self.pos;
         let theirs = pos.by_color[self.them.index()];
         let captures = theirs.has(to.index());
-        let touches_lines =
-            self.lines.has(to.index()) || from.is_some_and(|f| self.lines.has(f.index()));
-        if !captures && !king_moves && !touches_lines {
-            return !self.in_check;
+        if !captures
+            && !king_moves
+            && !self.in_check
+            && !from.is_some_and(|f| pos.uncovering.has(f.index()))
+        {
+            return true;
         }
         let mut occupied = pos.occupied().with(to.index());
         if let Some(from) = from {
             occupied = occupied.without(from.index());
         }
         let king = if king_moves { to } else { self.king };
-        let attackers = if captures {
-            let movers = movers_of(self.them, theirs.without(to.index()), &pos.by_role);
-            attackers_with(|role| movers[role.index()], king, self.them, occupied)
+        let remaining = if captures {
+            theirs.without(to.index())
         } else {
-            attackers_with(|role| self.movers[role.index()], king, self.them, occupied)
+            theirs
         };
-        attackers.is_empty()
+        let movers = movers_of(self.them, remaining, &pos.by_role);
+        attackers_with(|role| movers[role.index()], king, self.them, occupied).is_empty()
     }
 }
 
