@@ -100,17 +100,41 @@ struct KingSafety<'a> {
     them: Color,
     king: Square,
     in_check: bool,
+    /// The opponent's movers before the move.
+    movers: [Bitboard; 14],
 }
 
 impl<'a> KingSafety<'a> {
     fn new(pos: &'a Position) -> KingSafety<'a> {
         let us = pos.turn;
+        let them = us.opponent();
         KingSafety {
             pos,
-            them: us.opponent(),
+            them,
             king: pos.kings[us.index()],
             in_check: pos.checkers.is_any(),
+            movers: movers(pos, them),
         }
+    }
+
+    /// The opponent's movers once its piece on `sq` is captured: that piece
+    /// goes, and the piece in front of it, which it supported, moves by its
+    /// own kind again.
+    #[inline]
+    fn movers_without(&self, sq: Square, captured: Piece) -> [Bitboard; 14] {
+        let pos = self.pos;
+        let mut movers = self.movers;
+        let like = support(pos, self.them, sq, None).map_or(captured.role, |p| p.role);
+        movers[like.index()] = movers[like.index()].without(sq.index());
+        let theirs = pos.by_color[self.them.index()];
+        if let Some(front) =
+            (in_front(self.them, Bitboard::from_index(sq.index())) & theirs).first()
+        {
+            let front_role = pos.board[usize::from(front)].map_or(captured.role, |p| p.role);
+            movers[captured.role.index()] = movers[captured.role.index()].without(front);
+            movers[front_role.index()] = movers[front_role.index()].with(front);
+        }
+        movers
     }
 
     /// Whether moving the piece on `from` (a drop if `None`; `king_moves` if it
@@ -132,13 +156,14 @@ impl<'a> KingSafety<'a> {
             occupied = occupied.without(from.index());
         }
         let king = if king_moves { to } else { self.king };
-        let remaining = if captures {
-            theirs.without(to.index())
-        } else {
-            theirs
+        let attackers = match pos.piece_at(to).filter(|_| captures) {
+            Some(captured) => {
+                let movers = self.movers_without(to, captured);
+                attackers_with(|role| movers[role.index()], king, self.them, occupied)
+            }
+            None => attackers_with(|role| self.movers[role.index()], king, self.them, occupied),
         };
-        let movers = movers_of(self.them, remaining, &pos.by_role);
-        attackers_with(|role| movers[role.index()], king, self.them, occupied).is_empty()
+        attackers.is_empty()
     }
 }
 
