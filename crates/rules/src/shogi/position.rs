@@ -25,8 +25,12 @@ pub struct Position {
     /// Pieces of the side not to move attacking the king of the side to move.
     pub(super) checkers: Bitboard,
     /// Pieces of the side to move that shield their king from an enemy slider
-    /// (shogi and minishogi only; annan tests legality by playing the move).
+    /// (shogi and minishogi only: annan support makes pins come and go).
     pub(super) pinned: Bitboard,
+    /// Annan only: the squares strictly between the king of the side to move
+    /// and an enemy piece on its lines moving like a slider that could reach
+    /// it there; only a piece leaving one of them can uncover an attack.
+    pub(super) uncovering: Bitboard,
     pub(super) key: u64,
     pub(super) variant: Variant,
     pub(super) dead_piece: AnnanDeadPiece,
@@ -182,6 +186,7 @@ impl Position {
             kings: [Square::SQ_5I, Square::SQ_5A],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
+            uncovering: Bitboard::EMPTY,
             key: 0,
             variant,
             dead_piece,
@@ -504,17 +509,19 @@ impl Position {
         self.update_check_info();
     }
 
-    /// Recomputes the checkers and (shogi, minishogi) the pinned pieces of the side to move.
+    /// Recomputes the checkers and the pinned pieces (shogi, minishogi) or
+    /// the uncovering squares (annan) of the side to move.
     fn update_check_info(&mut self) {
+        if self.variant == Variant::Annan {
+            (self.checkers, self.uncovering) = annan::check_info(self);
+            return;
+        }
         let us = self.turn;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
         let occupied = self.occupied();
         self.checkers = self.attackers_to(ksq, them, occupied);
         self.pinned = Bitboard::EMPTY;
-        if self.variant == Variant::Annan {
-            return;
-        }
         let rooks = self.pieces(them, Role::Rook) | self.pieces(them, Role::Dragon);
         let bishops = self.pieces(them, Role::Bishop) | self.pieces(them, Role::Horse);
         let lances = self.pieces(them, Role::Lance);
