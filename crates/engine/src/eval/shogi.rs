@@ -15,7 +15,8 @@ use rules::{Position as _, Variant};
 
 use super::{Evaluate, distance};
 
-/// Value on the board, by [`Role::index`].
+/// Material on the board, by [`Role::index`], of shogi: the values that
+/// order captures in all three games.
 const BOARD_VALUE: [i32; 14] = [
     100,  // pawn
     300,  // lance
@@ -33,14 +34,62 @@ const BOARD_VALUE: [i32; 14] = [
     1250, // dragon
 ];
 
-/// Value in hand, by [`Role::index`] of the unpromoted kind.
+/// Material in hand, by [`Role::index`] of the unpromoted kind, of shogi.
 const HAND_VALUE: [i32; 7] = [115, 340, 400, 570, 620, 920, 1100];
 
-/// Bonus per square a slider reaches.
-const MOBILITY: i32 = 4;
+weights! {
+    /// The weights of a shogi-family evaluation, each from its owner's view.
+    pub struct ShogiWeights {
+        /// A piece on the board, by [`Role::index`] (promoted kinds included).
+        pub board: [i32; 14],
+        /// A piece in hand, by [`Role::index`] of the unpromoted kind.
+        pub hand: [i32; 7],
+        /// Per square a bishop, rook, horse or dragon reaches.
+        pub mobility: i32,
+        /// For the side to move: the initiative matters in drop games.
+        pub tempo: i32,
+        /// The king on its own back two ranks.
+        pub king_home: i32,
+        /// Per rank the king stands beyond its second.
+        pub king_per_rank: i32,
+        /// A gold or silver next to its own king.
+        pub defender_next: i32,
+        /// A gold or silver two steps from its own king.
+        pub defender_near: i32,
+        /// Per rank a pawn has advanced.
+        pub pawn_per_rank: i32,
+        /// Per step closer than three to the enemy king, for a gold, a
+        /// silver or a promoted piece.
+        pub attacker_near_king: i32,
+        /// The same for the other pieces.
+        pub other_near_king: i32,
+        /// Annan: the percentage of the difference to its stronger
+        /// supporter that a supported piece gains.
+        pub support_percent: i32,
+    }
+}
 
-/// Bonus for the side to move: the initiative matters in drop games.
-const TEMPO: i32 = 20;
+/// Shogi's weights.
+const SHOGI: ShogiWeights = ShogiWeights {
+    board: BOARD_VALUE,
+    hand: HAND_VALUE,
+    mobility: 4,
+    tempo: 20,
+    king_home: 30,
+    king_per_rank: -25,
+    defender_next: 35,
+    defender_near: 15,
+    pawn_per_rank: 3,
+    attacker_near_king: 12,
+    other_near_king: 5,
+    support_percent: 25,
+};
+
+/// Minishogi's weights.
+const MINISHOGI: ShogiWeights = SHOGI;
+
+/// Annan's weights.
+const ANNAN: ShogiWeights = SHOGI;
 
 /// The value of `role` standing on the board.
 pub(crate) fn board_value(role: Role) -> i32 {
@@ -77,7 +126,18 @@ fn sign(color: Color) -> i32 {
 }
 
 impl Evaluate for Position {
-    fn evaluate(&self) -> i32 {
+    type Weights = ShogiWeights;
+
+    fn weights(&self) -> &'static ShogiWeights {
+        match self.variant() {
+            Variant::Minishogi => &MINISHOGI,
+            Variant::Annan => &ANNAN,
+            _ => &SHOGI,
+        }
+    }
+
+    #[inline]
+    fn evaluate_with(&self, w: &ShogiWeights) -> i32 {
         let variant = self.variant();
         let size = board_size(variant);
         let kings = Color::ALL.map(|c| {
@@ -89,7 +149,7 @@ impl Evaluate for Position {
             let hand = self.hand(color);
             let in_hand: i32 = Role::HAND
                 .iter()
-                .map(|&role| HAND_VALUE[role.index()] * i32::from(hand.get(role)))
+                .map(|&role| w.hand[role.index()] * i32::from(hand.get(role)))
                 .sum();
             score += sign(color) * in_hand;
         }
@@ -102,7 +162,7 @@ impl Evaluate for Position {
             let Some(piece) = self.piece_at(sq) else {
                 continue;
             };
-            let mut value = piece_score(piece, sq, size, kings);
+            let mut value = piece_score(w, piece, sq, size, kings);
             // Annan: the piece moves like its supporter, if it has one.
             let supporter = if annan {
                 support(self, piece, sq, size)
@@ -111,7 +171,7 @@ impl Evaluate for Position {
             };
             let mover = match supporter {
                 Some(supporter) => {
-                    value += supported_bonus(piece, supporter);
+                    value += supported_bonus(w, piece, supporter);
                     Piece {
                         role: supporter.role,
                         ..piece
@@ -119,11 +179,23 @@ impl Evaluate for Position {
                 }
                 None => piece,
             };
-            value += slider_mobility(self, mover, sq, size);
+            value += w.mobility * slider_reach(self, mover, sq, size);
             score += sign(piece.color) * value;
         }
         let us = self.turn();
-        sign(us) * score + TEMPO
+        sign(us) * score + w.tempo
+    }
+
+    fn weight_names() -> Vec<String> {
+        SHOGI.flat().0
+    }
+
+    fn weight_values(weights: &ShogiWeights) -> Vec<i32> {
+        weights.flat().1
+    }
+
+    fn with_weight_values(weights: &ShogiWeights, values: &[i32]) -> ShogiWeights {
+        weights.with_values(values)
     }
 
     fn captured_value(&self, mv: Move) -> Option<i32> {
@@ -147,26 +219,30 @@ impl Evaluate for Position {
 
 /// Material plus placement of `piece` on `sq`, from its owner's view;
 /// `kings` are the kings' `(file, rank)`, Sente's first.
-fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
+fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
     let own_king = distance(here, kings[piece.color.index()]);
     let enemy_king = distance(here, kings[piece.color.opponent().index()]);
     let rank = advance(piece.color, sq, size);
-    let mut score = board_value(piece.role);
+    let mut score = w.board[piece.role.index()];
     score += match piece.role {
         Role::King => {
-            // Safe at home; every rank up costs, as does the edge file of a 9×9 board.
-            if rank <= 1 { 30 } else { -25 * (rank - 1) }
+            // Safe at home; every rank up costs.
+            if rank <= 1 {
+                w.king_home
+            } else {
+                w.king_per_rank * (rank - 1)
+            }
         }
         Role::Gold | Role::Silver => {
             // Defenders: near their own king.
             match own_king {
-                1 => 35,
-                2 => 15,
+                1 => w.defender_next,
+                2 => w.defender_near,
                 _ => 0,
             }
         }
-        Role::Pawn => 3 * rank,
+        Role::Pawn => w.pawn_per_rank * rank,
         _ => 0,
     };
     if piece.role != Role::King {
@@ -182,16 +258,20 @@ fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 
                 | Role::Horse
                 | Role::Dragon
         );
-        let weight = if attacker { 12 } else { 5 };
+        let weight = if attacker {
+            w.attacker_near_king
+        } else {
+            w.other_near_king
+        };
         score += weight * (3 - enemy_king).max(0);
     }
     score
 }
 
 /// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
-/// or holding an enemy piece), times a small bonus: a boxed-in slider is
-/// worth less. In annan, `piece` carries the role whose movement it borrows.
-fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
+/// or holding an enemy piece): a boxed-in slider is worth less. In annan,
+/// `piece` carries the role whose movement it borrows.
+fn slider_reach(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
     const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     let directions: &[(i8, i8)] = match piece.role {
@@ -220,16 +300,17 @@ fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
             }
         }
     }
-    MOBILITY * reach
+    reach
 }
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
 /// it, so it is worth part of the difference.
-fn supported_bonus(piece: Piece, supporter: Piece) -> i32 {
+fn supported_bonus(w: &ShogiWeights, piece: Piece, supporter: Piece) -> i32 {
     if supporter.role == Role::King {
         return 0;
     }
-    ((board_value(supporter.role) - board_value(piece.role)) / 4).max(0)
+    let gain = w.board[supporter.role.index()] - w.board[piece.role.index()];
+    gain.max(0) * w.support_percent / 100
 }
 
 /// Annan: the friendly piece directly behind `piece` on `sq`, whose
@@ -254,7 +335,7 @@ mod tests {
     fn the_start_is_balanced_but_for_the_tempo() {
         for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
             let start = Position::startpos(variant, &Settings::default());
-            assert_eq!(start.evaluate(), TEMPO, "{variant}");
+            assert_eq!(start.evaluate(), start.weights().tempo, "{variant}");
         }
     }
 
@@ -264,12 +345,15 @@ mod tests {
         let on_board = pos("4k4/9/9/9/5R3/9/9/9/4K4 b - 1", Variant::Shogi);
         let in_hand = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1", Variant::Shogi);
         assert!(in_hand.evaluate() > on_board.evaluate() - 50);
-        assert!(
-            HAND_VALUE
-                .iter()
-                .zip(BOARD_VALUE)
-                .all(|(hand, board)| *hand > board)
-        );
+        for weights in [&SHOGI, &MINISHOGI, &ANNAN] {
+            assert!(
+                weights
+                    .hand
+                    .iter()
+                    .zip(weights.board)
+                    .all(|(hand, board)| *hand > board)
+            );
+        }
     }
 
     #[test]
@@ -286,7 +370,7 @@ mod tests {
         let open = pos("4k4/9/9/9/5R3/9/9/P8/LN2K4 b - 1", Variant::Shogi);
         let boxed = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b L 1", Variant::Shogi);
         assert!(
-            slider_mobility(
+            slider_reach(
                 &open,
                 Piece {
                     color: Color::Sente,
@@ -294,10 +378,10 @@ mod tests {
                 },
                 Square::new(4, 5).unwrap(),
                 9
-            ) >= 4 * 14
+            ) >= 14
         );
         assert_eq!(
-            slider_mobility(
+            slider_reach(
                 &boxed,
                 Piece {
                     color: Color::Sente,
