@@ -16,8 +16,11 @@
 //! `fit` reads such a file, fits the scale `K` of the sigmoid that turns an
 //! evaluation into an expected result, then moves each weight by a step as
 //! long as that lowers the mean squared error over the positions (a local
-//! search, steps 8, 4, 2, 1), and prints the errors before and after (also
-//! on every tenth position, held out) and the new table as Rust source.
+//! search, steps 8, 4, 2, 1, at most PASSES passes over the weights each,
+//! 2 unless given: more passes fitted the noise of self-play in shogi),
+//! and prints the errors before and after and the new table as Rust source.
+//! The last tenth of the file (the last games) is held out of the fit, and
+//! the weights kept are those of the pass that predicts it best.
 //!
 //! `match` plays GAMES games between this build's evaluation (in process)
 //! and ENGINE, a `koma` binary (built before the weights changed) spoken to
@@ -37,7 +40,8 @@ use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant, shogi, xiang
 const RANDOM_PLIES: usize = 6;
 /// Plies after which a game is drawn.
 const MAX_PLIES: usize = 300;
-/// Every this many positions, one is held out of the fit to check it.
+/// This fraction (one in so many) of the positions, the last ones of the
+/// file, is held out of the fit to check it.
 const HOLD_OUT: usize = 10;
 /// The steps of the local search, largest first.
 const STEPS: [i32; 4] = [8, 4, 2, 1];
@@ -274,19 +278,18 @@ fn error_of<P: Evaluate>(samples: &[Sample<P>], weights: &P::Weights, k: f64) ->
     mean_squared_error(&evals, &results, k)
 }
 
-/// `fit`: Texel tuning of the weights `P` plays `samples`' game with.
-fn fit<P: Evaluate>(samples: Vec<Sample<P>>, passes: usize) {
+/// `fit`: Texel tuning of the weights `P` plays `samples`' game with. The
+/// last [`HOLD_OUT`]th of the samples (the last games played) is held out:
+/// the weights kept are those of the pass with the lowest held-out error,
+/// so the search stops short of fitting the noise of the other games.
+fn fit<P: Evaluate>(mut samples: Vec<Sample<P>>, passes: usize) {
     let Some(first) = samples.first() else {
         println!("no positions");
         return;
     };
     let start = first.position.weights().clone();
-    let (train, test): (Vec<_>, Vec<_>) = samples
-        .into_iter()
-        .enumerate()
-        .partition(|(index, _)| index % HOLD_OUT != 0);
-    let train: Vec<Sample<P>> = train.into_iter().map(|(_, s)| s).collect();
-    let test: Vec<Sample<P>> = test.into_iter().map(|(_, s)| s).collect();
+    let test = samples.split_off(samples.len() - samples.len() / HOLD_OUT);
+    let train = samples;
     let evals: Vec<i32> = train.iter().map(|s| s.position.evaluate()).collect();
     let results: Vec<f64> = train.iter().map(|s| s.result).collect();
     let k = fit_k(&evals, &results);
@@ -300,39 +303,46 @@ fn fit<P: Evaluate>(samples: Vec<Sample<P>>, passes: usize) {
     );
     let names = P::weight_names();
     let mut values = P::weight_values(&start);
-    let mut best = before.0;
+    let mut error = before.0;
+    let (mut kept, mut kept_error) = (values.clone(), before);
     for step in STEPS {
         for pass in 0..passes {
             let mut improved = false;
             for index in 0..values.len() {
                 for delta in [step, -step] {
                     values[index] += delta;
-                    let error = error_of(&train, &P::with_weight_values(&start, &values), k);
-                    if error < best {
-                        best = error;
+                    let tried = error_of(&train, &P::with_weight_values(&start, &values), k);
+                    if tried < error {
+                        error = tried;
                         improved = true;
                         break;
                     }
                     values[index] -= delta;
                 }
             }
-            eprintln!("step {step}, pass {}: error {best:.6}", pass + 1);
+            let held_out = error_of(&test, &P::with_weight_values(&start, &values), k);
+            eprintln!(
+                "step {step}, pass {}: fitted {error:.6}, held out {held_out:.6}",
+                pass + 1
+            );
+            if held_out < kept_error.1 {
+                (kept, kept_error) = (values.clone(), (error, held_out));
+            }
             if !improved {
                 break;
             }
         }
     }
-    let tuned = P::with_weight_values(&start, &values);
     println!(
-        "error after: fitted {best:.6}, held out {:.6}",
-        error_of(&test, &tuned, k)
+        "error after: fitted {:.6}, held out {:.6}",
+        kept_error.0, kept_error.1
     );
-    for ((name, old), new) in names.iter().zip(P::weight_values(&start)).zip(&values) {
+    for ((name, old), new) in names.iter().zip(P::weight_values(&start)).zip(&kept) {
         if old != *new {
             println!("{name}: {old} -> {new}");
         }
     }
-    println!("{tuned:#?}");
+    println!("{:#?}", P::with_weight_values(&start, &kept));
 }
 
 /// Reads the data file `path` of `variant`.
@@ -547,7 +557,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         "fit" => {
             let path = Path::new(arg(2)?);
-            let passes = if args.len() > 3 { number(3)? } else { 20 } as usize;
+            let passes = if args.len() > 3 { number(3)? } else { 2 } as usize;
             if variant == Variant::Xiangqi {
                 fit(read_data(path, parse_xiangqi)?, passes);
             } else {

@@ -2,7 +2,7 @@
 //! centipawns (a pawn in shogi, an uncrossed soldier in xiangqi, is 100).
 //!
 //! Each game implements [`Evaluate`] from its public position API only.
-//! Material (hand pieces at a premium), placement, king safety, the
+//! Material on the board and in hand, placement, king safety, the
 //! mobility of the long-range pieces (shogi sliders, xiangqi chariots and
 //! hobbled horses) and, in annan, supported pieces are evaluated.
 //!

@@ -1,22 +1,25 @@
 //! Evaluation of shogi, minishogi and annan shogi.
 //!
 //! Terms, each from Sente's view and negated for Gote:
-//! - material on the board, and in hand at a premium: a piece in hand can be
-//!   dropped anywhere, so it is worth more than the same piece on the board;
+//! - material on the board, and in hand: a piece in hand can be dropped
+//!   anywhere, so it is worth more than the same piece boxed in on the board;
 //! - king safety: the king on its own back ranks, golds and silvers around
 //!   it, enemy pieces close to it;
 //! - attack: promoted pieces and golds near the enemy king;
 //! - mobility: squares the bishop, rook, horse and dragon reach;
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
+//!
+//! Shogi's and minishogi's weights were tuned on self-play games (README,
+//! "Tuning"); annan's are still set by hand.
 
 use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};
 
 use super::{Evaluate, distance};
 
-/// Material on the board, by [`Role::index`], of shogi: the values that
-/// order captures in all three games.
+/// The value of a piece on the board, by [`Role::index`], that orders
+/// captures in all three games: fixed, whatever the tuned weights say.
 const BOARD_VALUE: [i32; 14] = [
     100,  // pawn
     300,  // lance
@@ -33,9 +36,6 @@ const BOARD_VALUE: [i32; 14] = [
     1050, // horse
     1250, // dragon
 ];
-
-/// Material in hand, by [`Role::index`] of the unpromoted kind, of shogi.
-const HAND_VALUE: [i32; 7] = [115, 340, 400, 570, 620, 920, 1100];
 
 weights! {
     /// The weights of a shogi-family evaluation, each from its owner's view.
@@ -71,8 +71,46 @@ weights! {
 
 /// Shogi's weights.
 const SHOGI: ShogiWeights = ShogiWeights {
-    board: BOARD_VALUE,
-    hand: HAND_VALUE,
+    board: [
+        96, 280, 330, 520, 530, 780, 970, 0, 570, 550, 520, 570, 1030, 1270,
+    ],
+    hand: [95, 360, 396, 590, 616, 900, 1120],
+    mobility: 24,
+    tempo: 28,
+    king_home: 50,
+    king_per_rank: -45,
+    defender_next: 55,
+    defender_near: -5,
+    pawn_per_rank: -5,
+    attacker_near_king: 32,
+    other_near_king: 25,
+    support_percent: 25,
+};
+
+/// Minishogi's weights.
+const MINISHOGI: ShogiWeights = ShogiWeights {
+    board: [
+        170, 300, 350, 570, 620, 830, 888, 0, 620, 530, 540, 480, 1104, 1320,
+    ],
+    hand: [185, 340, 400, 640, 690, 850, 1030],
+    mobility: 21,
+    tempo: 90,
+    king_home: 100,
+    king_per_rank: 37,
+    defender_next: 105,
+    defender_near: 85,
+    pawn_per_rank: -13,
+    attacker_near_king: 82,
+    other_near_king: 75,
+    support_percent: 25,
+};
+
+/// Annan's weights.
+const ANNAN: ShogiWeights = ShogiWeights {
+    board: [
+        100, 300, 350, 500, 550, 800, 950, 0, 550, 530, 540, 550, 1050, 1250,
+    ],
+    hand: [115, 340, 400, 570, 620, 920, 1100],
     mobility: 4,
     tempo: 20,
     king_home: 30,
@@ -84,12 +122,6 @@ const SHOGI: ShogiWeights = ShogiWeights {
     other_near_king: 5,
     support_percent: 25,
 };
-
-/// Minishogi's weights.
-const MINISHOGI: ShogiWeights = SHOGI;
-
-/// Annan's weights.
-const ANNAN: ShogiWeights = SHOGI;
 
 /// The value of `role` standing on the board.
 pub(crate) fn board_value(role: Role) -> i32 {
@@ -340,19 +372,12 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_in_hand_is_worth_more_than_on_the_board() {
-        // The same rook: on 4e for Sente, or in Sente's hand.
-        let on_board = pos("4k4/9/9/9/5R3/9/9/9/4K4 b - 1", Variant::Shogi);
-        let in_hand = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1", Variant::Shogi);
-        assert!(in_hand.evaluate() > on_board.evaluate() - 50);
+    fn a_piece_in_hand_is_worth_more_than_a_boxed_one_on_the_board() {
+        // The same rook: boxed in on 9i (it reaches no square), or in Sente's hand.
+        let on_board = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b - 1", Variant::Shogi);
+        let in_hand = pos("4k4/9/9/9/9/9/9/P8/1N2K4 b R 1", Variant::Shogi);
         for weights in [&SHOGI, &MINISHOGI, &ANNAN] {
-            assert!(
-                weights
-                    .hand
-                    .iter()
-                    .zip(weights.board)
-                    .all(|(hand, board)| *hand > board)
-            );
+            assert!(in_hand.evaluate_with(weights) > on_board.evaluate_with(weights));
         }
     }
 

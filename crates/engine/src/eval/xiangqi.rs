@@ -6,14 +6,17 @@
 //! - placement: horses and cannons towards the centre and forward, soldiers
 //!   near the enemy palace;
 //! - mobility: points each chariot reaches, legs blocking each horse;
-//! - king safety: each missing advisor or elephant costs while the enemy
-//!   still has attackers, and the general does best on its home point.
+//! - king safety: missing advisors and elephants while the enemy still has
+//!   attackers, and the general's rank.
+//!
+//! The weights were tuned on self-play games (README, "Tuning").
 
 use rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
 
 use super::{Evaluate, distance};
 
-/// Base value, by [`Role::index`]: the values that order captures.
+/// The value of a piece, by [`Role::index`], that orders captures: fixed,
+/// whatever the tuned weights say.
 const VALUE: [i32; 7] = [
     0,   // general
     200, // advisor
@@ -64,20 +67,20 @@ weights! {
 
 /// The weights the engine plays with.
 const XIANGQI: XiangqiWeights = XiangqiWeights {
-    value: VALUE,
-    crossed_soldier: 100,
-    tempo: 10,
-    chariot_reach: 3,
-    horse_leg_blocked: -12,
-    missing_advisor: -30,
-    missing_elephant: -20,
-    general_home: 15,
-    general_per_rank: -10,
-    horse: [6, 4, 8, 2],
-    cannon: [5, 3, -2],
-    chariot: [3, 2],
-    soldier: [10, 10],
-    soldier_last_rank: -60,
+    value: [0, 170, 170, 398, 930, 456, 130],
+    crossed_soldier: 130,
+    tempo: 5,
+    chariot_reach: 16,
+    horse_leg_blocked: -6,
+    missing_advisor: 0,
+    missing_elephant: 10,
+    general_home: -15,
+    general_per_rank: -16,
+    horse: [11, 32, -12, -4],
+    cannon: [7, 11, -6],
+    chariot: [18, 2],
+    soldier: [4, 24],
+    soldier_last_rank: -90,
 };
 
 /// The base value of `role`.
