@@ -10,8 +10,8 @@
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
 //!
-//! Shogi's and minishogi's weights were tuned on self-play games (README,
-//! "Tuning"); annan's are still set by hand.
+//! The weights of each game were tuned on its self-play games (README,
+//! "Tuning").
 
 use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};
@@ -108,18 +108,18 @@ const MINISHOGI: ShogiWeights = ShogiWeights {
 /// Annan's weights.
 const ANNAN: ShogiWeights = ShogiWeights {
     board: [
-        100, 300, 350, 500, 550, 800, 950, 0, 550, 530, 540, 550, 1050, 1250,
+        73, 293, 320, 477, 528, 770, 979, -21, 555, 543, 570, 520, 1020, 1280,
     ],
-    hand: [115, 340, 400, 570, 620, 920, 1100],
-    mobility: 4,
-    tempo: 20,
-    king_home: 30,
-    king_per_rank: -25,
-    defender_next: 35,
-    defender_near: 15,
-    pawn_per_rank: 3,
-    attacker_near_king: 12,
-    other_near_king: 5,
+    hand: [85, 326, 370, 600, 650, 890, 1070],
+    mobility: 34,
+    tempo: 50,
+    king_home: 60,
+    king_per_rank: 5,
+    defender_next: 65,
+    defender_near: -15,
+    pawn_per_rank: 20,
+    attacker_near_king: 42,
+    other_near_king: 35,
     support_percent: 25,
 };
 
