@@ -120,8 +120,8 @@ fn decide(engine: &mut Engine, game: &AnyGame, nodes: u64) -> Decision {
     engine.search(Limits::nodes(nodes)).decision
 }
 
-/// Who won `game` after `decision` (the last one made, by `side`) ended it,
-/// or after the game's own rules did; `None` for a draw.
+/// The winner if `side`'s `decision` ends the game (resigning, or declaring
+/// an impasse win), `None` if it is a move.
 fn winner_after(decision: &Decision, side: Side) -> Option<Option<Side>> {
     match decision {
         Decision::Resign => Some(Some(side.opponent())),
