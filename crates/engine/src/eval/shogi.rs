@@ -1,21 +1,25 @@
 //! Evaluation of shogi, minishogi and annan shogi.
 //!
 //! Terms, each from Sente's view and negated for Gote:
-//! - material on the board, and in hand at a premium: a piece in hand can be
-//!   dropped anywhere, so it is worth more than the same piece on the board;
+//! - material on the board, and in hand: a piece in hand can be dropped
+//!   anywhere, so it is worth more than the same piece boxed in on the board;
 //! - king safety: the king on its own back ranks, golds and silvers around
 //!   it, enemy pieces close to it;
 //! - attack: promoted pieces and golds near the enemy king;
 //! - mobility: squares the bishop, rook, horse and dragon reach;
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
+//!
+//! The weights of each game were tuned on its self-play games (README,
+//! "Tuning").
 
 use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};
 
 use super::{Evaluate, distance};
 
-/// Value on the board, by [`Role::index`].
+/// The value of a piece on the board, by [`Role::index`], that orders
+/// captures in all three games: fixed, whatever the tuned weights say.
 const BOARD_VALUE: [i32; 14] = [
     100,  // pawn
     300,  // lance
@@ -33,14 +37,95 @@ const BOARD_VALUE: [i32; 14] = [
     1250, // dragon
 ];
 
-/// Value in hand, by [`Role::index`] of the unpromoted kind.
+/// The value of a piece in hand, by [`Role::index`] of the unpromoted kind,
+/// that prices captures in exchanges beside [`BOARD_VALUE`]: fixed as well.
 const HAND_VALUE: [i32; 7] = [115, 340, 400, 570, 620, 920, 1100];
 
-/// Bonus per square a slider reaches.
-const MOBILITY: i32 = 4;
+weights! {
+    /// The weights of a shogi-family evaluation, each from its owner's view.
+    pub struct ShogiWeights {
+        /// A piece on the board, by [`Role::index`] (promoted kinds included).
+        pub board: [i32; 14],
+        /// A piece in hand, by [`Role::index`] of the unpromoted kind.
+        pub hand: [i32; 7],
+        /// Per square a bishop, rook, horse or dragon reaches.
+        pub mobility: i32,
+        /// For the side to move: the initiative matters in drop games.
+        pub tempo: i32,
+        /// The king on its own back two ranks.
+        pub king_home: i32,
+        /// Per rank the king stands beyond its second.
+        pub king_per_rank: i32,
+        /// A gold or silver next to its own king.
+        pub defender_next: i32,
+        /// A gold or silver two steps from its own king.
+        pub defender_near: i32,
+        /// Per rank a pawn has advanced.
+        pub pawn_per_rank: i32,
+        /// Per step closer than three to the enemy king, for a gold, a
+        /// silver or a promoted piece.
+        pub attacker_near_king: i32,
+        /// The same for the other pieces.
+        pub other_near_king: i32,
+        /// Annan: the percentage of the difference to its stronger
+        /// supporter that a supported piece gains.
+        pub support_percent: i32,
+    }
+}
 
-/// Bonus for the side to move: the initiative matters in drop games.
-const TEMPO: i32 = 20;
+/// Shogi's weights.
+const SHOGI: ShogiWeights = ShogiWeights {
+    board: [
+        96, 280, 330, 520, 530, 780, 970, 0, 570, 550, 520, 570, 1030, 1270,
+    ],
+    hand: [95, 360, 396, 590, 616, 900, 1120],
+    mobility: 24,
+    tempo: 28,
+    king_home: 50,
+    king_per_rank: -45,
+    defender_next: 55,
+    defender_near: -5,
+    pawn_per_rank: -5,
+    attacker_near_king: 32,
+    other_near_king: 25,
+    support_percent: 25,
+};
+
+/// Minishogi's weights.
+const MINISHOGI: ShogiWeights = ShogiWeights {
+    board: [
+        170, 300, 350, 570, 620, 830, 888, 0, 620, 530, 540, 480, 1104, 1320,
+    ],
+    hand: [185, 340, 400, 640, 690, 850, 1030],
+    mobility: 21,
+    tempo: 90,
+    king_home: 100,
+    king_per_rank: 37,
+    defender_next: 105,
+    defender_near: 85,
+    pawn_per_rank: -13,
+    attacker_near_king: 82,
+    other_near_king: 75,
+    support_percent: 25,
+};
+
+/// Annan's weights.
+const ANNAN: ShogiWeights = ShogiWeights {
+    board: [
+        73, 293, 320, 477, 528, 770, 979, -21, 555, 543, 570, 520, 1020, 1280,
+    ],
+    hand: [85, 326, 370, 600, 650, 890, 1070],
+    mobility: 34,
+    tempo: 50,
+    king_home: 60,
+    king_per_rank: 5,
+    defender_next: 65,
+    defender_near: -15,
+    pawn_per_rank: 20,
+    attacker_near_king: 42,
+    other_near_king: 35,
+    support_percent: 25,
+};
 
 /// The value of `role` standing on the board.
 pub(crate) fn board_value(role: Role) -> i32 {
@@ -85,7 +170,18 @@ fn sign(color: Color) -> i32 {
 }
 
 impl Evaluate for Position {
-    fn evaluate(&self) -> i32 {
+    type Weights = ShogiWeights;
+
+    fn weights(&self) -> &'static ShogiWeights {
+        match self.variant() {
+            Variant::Minishogi => &MINISHOGI,
+            Variant::Annan => &ANNAN,
+            _ => &SHOGI,
+        }
+    }
+
+    #[inline]
+    fn evaluate_with(&self, w: &ShogiWeights) -> i32 {
         let variant = self.variant();
         let size = board_size(variant);
         let kings = Color::ALL.map(|c| {
@@ -97,7 +193,7 @@ impl Evaluate for Position {
             let hand = self.hand(color);
             let in_hand: i32 = Role::HAND
                 .iter()
-                .map(|&role| HAND_VALUE[role.index()] * i32::from(hand.get(role)))
+                .map(|&role| w.hand[role.index()] * i32::from(hand.get(role)))
                 .sum();
             score += sign(color) * in_hand;
         }
@@ -110,7 +206,7 @@ impl Evaluate for Position {
             let Some(piece) = self.piece_at(sq) else {
                 continue;
             };
-            let mut value = piece_score(piece, sq, size, kings);
+            let mut value = piece_score(w, piece, sq, size, kings);
             // Annan: the piece moves like its supporter, if it has one.
             let supporter = if annan {
                 support(self, piece, sq, size)
@@ -119,7 +215,7 @@ impl Evaluate for Position {
             };
             let mover = match supporter {
                 Some(supporter) => {
-                    value += supported_bonus(piece, supporter);
+                    value += supported_bonus(w, piece, supporter);
                     Piece {
                         role: supporter.role,
                         ..piece
@@ -127,11 +223,23 @@ impl Evaluate for Position {
                 }
                 None => piece,
             };
-            value += slider_mobility(self, mover, sq, size);
+            value += w.mobility * slider_reach(self, mover, sq, size);
             score += sign(piece.color) * value;
         }
         let us = self.turn();
-        sign(us) * score + TEMPO
+        sign(us) * score + w.tempo
+    }
+
+    fn weight_names() -> Vec<String> {
+        SHOGI.flat().0
+    }
+
+    fn weight_values(weights: &ShogiWeights) -> Vec<i32> {
+        weights.flat().1
+    }
+
+    fn with_weight_values(weights: &ShogiWeights, values: &[i32]) -> ShogiWeights {
+        weights.with_values(values)
     }
 
     fn captured_value(&self, mv: Move) -> Option<i32> {
@@ -155,26 +263,30 @@ impl Evaluate for Position {
 
 /// Material plus placement of `piece` on `sq`, from its owner's view;
 /// `kings` are the kings' `(file, rank)`, Sente's first.
-fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
+fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
     let own_king = distance(here, kings[piece.color.index()]);
     let enemy_king = distance(here, kings[piece.color.opponent().index()]);
     let rank = advance(piece.color, sq, size);
-    let mut score = board_value(piece.role);
+    let mut score = w.board[piece.role.index()];
     score += match piece.role {
         Role::King => {
-            // Safe at home; every rank up costs, as does the edge file of a 9×9 board.
-            if rank <= 1 { 30 } else { -25 * (rank - 1) }
+            // Safe at home; every rank up costs.
+            if rank <= 1 {
+                w.king_home
+            } else {
+                w.king_per_rank * (rank - 1)
+            }
         }
         Role::Gold | Role::Silver => {
             // Defenders: near their own king.
             match own_king {
-                1 => 35,
-                2 => 15,
+                1 => w.defender_next,
+                2 => w.defender_near,
                 _ => 0,
             }
         }
-        Role::Pawn => 3 * rank,
+        Role::Pawn => w.pawn_per_rank * rank,
         _ => 0,
     };
     if piece.role != Role::King {
@@ -190,16 +302,20 @@ fn piece_score(piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 
                 | Role::Horse
                 | Role::Dragon
         );
-        let weight = if attacker { 12 } else { 5 };
+        let weight = if attacker {
+            w.attacker_near_king
+        } else {
+            w.other_near_king
+        };
         score += weight * (3 - enemy_king).max(0);
     }
     score
 }
 
 /// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
-/// or holding an enemy piece), times a small bonus: a boxed-in slider is
-/// worth less. In annan, `piece` carries the role whose movement it borrows.
-fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
+/// or holding an enemy piece): a boxed-in slider is worth less. In annan,
+/// `piece` carries the role whose movement it borrows.
+fn slider_reach(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
     const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     let directions: &[(i8, i8)] = match piece.role {
@@ -228,16 +344,17 @@ fn slider_mobility(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
             }
         }
     }
-    MOBILITY * reach
+    reach
 }
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
 /// it, so it is worth part of the difference.
-fn supported_bonus(piece: Piece, supporter: Piece) -> i32 {
+fn supported_bonus(w: &ShogiWeights, piece: Piece, supporter: Piece) -> i32 {
     if supporter.role == Role::King {
         return 0;
     }
-    ((board_value(supporter.role) - board_value(piece.role)) / 4).max(0)
+    let gain = w.board[supporter.role.index()] - w.board[piece.role.index()];
+    gain.max(0) * w.support_percent / 100
 }
 
 /// Annan: the friendly piece directly behind `piece` on `sq`, whose
@@ -262,22 +379,18 @@ mod tests {
     fn the_start_is_balanced_but_for_the_tempo() {
         for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
             let start = Position::startpos(variant, &Settings::default());
-            assert_eq!(start.evaluate(), TEMPO, "{variant}");
+            assert_eq!(start.evaluate(), start.weights().tempo, "{variant}");
         }
     }
 
     #[test]
-    fn a_piece_in_hand_is_worth_more_than_on_the_board() {
-        // The same rook: on 4e for Sente, or in Sente's hand.
-        let on_board = pos("4k4/9/9/9/5R3/9/9/9/4K4 b - 1", Variant::Shogi);
-        let in_hand = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1", Variant::Shogi);
-        assert!(in_hand.evaluate() > on_board.evaluate() - 50);
-        assert!(
-            HAND_VALUE
-                .iter()
-                .zip(BOARD_VALUE)
-                .all(|(hand, board)| *hand > board)
-        );
+    fn a_piece_in_hand_is_worth_more_than_a_boxed_one_on_the_board() {
+        // The same rook: boxed in on 9i (it reaches no square), or in Sente's hand.
+        let on_board = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b - 1", Variant::Shogi);
+        let in_hand = pos("4k4/9/9/9/9/9/9/P8/1N2K4 b R 1", Variant::Shogi);
+        for weights in [&SHOGI, &MINISHOGI, &ANNAN] {
+            assert!(in_hand.evaluate_with(weights) > on_board.evaluate_with(weights));
+        }
     }
 
     #[test]
@@ -294,7 +407,7 @@ mod tests {
         let open = pos("4k4/9/9/9/5R3/9/9/P8/LN2K4 b - 1", Variant::Shogi);
         let boxed = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b L 1", Variant::Shogi);
         assert!(
-            slider_mobility(
+            slider_reach(
                 &open,
                 Piece {
                     color: Color::Sente,
@@ -302,10 +415,10 @@ mod tests {
                 },
                 Square::new(4, 5).unwrap(),
                 9
-            ) >= 4 * 14
+            ) >= 14
         );
         assert_eq!(
-            slider_mobility(
+            slider_reach(
                 &boxed,
                 Piece {
                     color: Color::Sente,

@@ -6,14 +6,17 @@
 //! - placement: horses and cannons towards the centre and forward, soldiers
 //!   near the enemy palace;
 //! - mobility: points each chariot reaches, legs blocking each horse;
-//! - king safety: each missing advisor or elephant costs while the enemy
-//!   still has attackers, and the general does best on its home point.
+//! - king safety: missing advisors and elephants while the enemy still has
+//!   attackers, and the general's rank.
+//!
+//! The weights were tuned on self-play games (README, "Tuning").
 
 use rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
 
 use super::{Evaluate, distance};
 
-/// Base value, by [`Role::index`].
+/// The value of a piece, by [`Role::index`], that orders captures: fixed,
+/// whatever the tuned weights say.
 const VALUE: [i32; 7] = [
     0,   // general
     200, // advisor
@@ -24,10 +27,61 @@ const VALUE: [i32; 7] = [
     100, // soldier
 ];
 
-/// Extra value of a soldier that has crossed the river.
-const CROSSED_SOLDIER: i32 = 100;
-/// Bonus for the side to move.
-const TEMPO: i32 = 10;
+weights! {
+    /// The weights of the xiangqi evaluation, each from its owner's view.
+    /// "Centre" counts files towards the middle (0 on the edge, 4 on the
+    /// e-file), "forward" ranks from the own back rank, "endgame" the pieces
+    /// gone from the board (at most 24), "near" steps closer than four to the
+    /// enemy general.
+    pub struct XiangqiWeights {
+        /// Material, by [`Role::index`].
+        pub value: [i32; 7],
+        /// Extra value of a soldier that has crossed the river.
+        pub crossed_soldier: i32,
+        /// For the side to move.
+        pub tempo: i32,
+        /// Per point a chariot reaches.
+        pub chariot_reach: i32,
+        /// Per leg of a horse a piece blocks (a hobbled horse).
+        pub horse_leg_blocked: i32,
+        /// Per missing advisor while the enemy has attackers.
+        pub missing_advisor: i32,
+        /// Per missing elephant while the enemy has attackers.
+        pub missing_elephant: i32,
+        /// The general on its home point.
+        pub general_home: i32,
+        /// Per rank the general has left its back rank.
+        pub general_per_rank: i32,
+        /// Horse: per centre step, forward rank (to 7), near step, endgame piece.
+        pub horse: [i32; 4],
+        /// Cannon: per centre step, forward rank (to 5), endgame piece.
+        pub cannon: [i32; 3],
+        /// Chariot: per centre step, forward rank (to 7).
+        pub chariot: [i32; 2],
+        /// Crossed soldier: per centre step, near step.
+        pub soldier: [i32; 2],
+        /// A crossed soldier stuck on the enemy back rank.
+        pub soldier_last_rank: i32,
+    }
+}
+
+/// The weights the engine plays with.
+const XIANGQI: XiangqiWeights = XiangqiWeights {
+    value: [0, 170, 170, 398, 930, 456, 130],
+    crossed_soldier: 130,
+    tempo: 5,
+    chariot_reach: 16,
+    horse_leg_blocked: -6,
+    missing_advisor: 0,
+    missing_elephant: 10,
+    general_home: -15,
+    general_per_rank: -16,
+    horse: [11, 32, -12, -4],
+    cannon: [7, 11, -6],
+    chariot: [18, 2],
+    soldier: [4, 24],
+    soldier_last_rank: -90,
+};
 
 /// The base value of `role`.
 pub(crate) fn value(role: Role) -> i32 {
@@ -58,7 +112,14 @@ fn attackers(pos: &Position, color: Color) -> u32 {
 }
 
 impl Evaluate for Position {
-    fn evaluate(&self) -> i32 {
+    type Weights = XiangqiWeights;
+
+    fn weights(&self) -> &'static XiangqiWeights {
+        &XIANGQI
+    }
+
+    #[inline]
+    fn evaluate_with(&self, w: &XiangqiWeights) -> i32 {
         // Horses gain and cannons lose as the board empties (fewer screens).
         let pieces = self.occupied().count() as i32;
         let endgame = (32 - pieces).clamp(0, 24);
@@ -73,18 +134,30 @@ impl Evaluate for Position {
                         continue;
                     };
                     let piece = Piece { color, role };
-                    side +=
-                        piece_score(piece, sq, endgame, enemy_general) + mobility(self, piece, sq);
+                    side += piece_score(w, piece, sq, endgame, enemy_general)
+                        + mobility(w, self, piece, sq);
                 }
             }
             if attackers(self, color.opponent()) > 0 {
                 let advisors = self.pieces(color, Role::Advisor).count() as i32;
                 let elephants = self.pieces(color, Role::Elephant).count() as i32;
-                side -= 30 * (2 - advisors) + 20 * (2 - elephants);
+                side += w.missing_advisor * (2 - advisors) + w.missing_elephant * (2 - elephants);
             }
             score += sign(color) * side;
         }
-        sign(self.turn()) * score + TEMPO
+        sign(self.turn()) * score + w.tempo
+    }
+
+    fn weight_names() -> Vec<String> {
+        XIANGQI.flat().0
+    }
+
+    fn weight_values(weights: &XiangqiWeights) -> Vec<i32> {
+        weights.flat().1
+    }
+
+    fn with_weight_values(weights: &XiangqiWeights, values: &[i32]) -> XiangqiWeights {
+        weights.with_values(values)
     }
 
     fn captured_value(&self, mv: Move) -> Option<i32> {
@@ -113,7 +186,7 @@ fn step(sq: Square, (df, dr): (i8, i8), steps: i8) -> Option<Square> {
 
 /// Chariots gain for every point they reach (empty, or an enemy piece);
 /// horses lose for every leg a piece blocks (蹩马腿, a hobbled horse).
-fn mobility(pos: &Position, piece: Piece, sq: Square) -> i32 {
+fn mobility(w: &XiangqiWeights, pos: &Position, piece: Piece, sq: Square) -> i32 {
     const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     match piece.role {
         Role::Chariot => {
@@ -132,7 +205,7 @@ fn mobility(pos: &Position, piece: Piece, sq: Square) -> i32 {
                     }
                 }
             }
-            3 * reach
+            w.chariot_reach * reach
         }
         Role::Horse => {
             // A leg counts only if the horse could jump over it onto the board.
@@ -143,33 +216,49 @@ fn mobility(pos: &Position, piece: Piece, sq: Square) -> i32 {
                     step(sq, direction, 1).is_some_and(|leg| pos.piece_at(leg).is_some())
                 })
                 .count() as i32;
-            -12 * blocked
+            w.horse_leg_blocked * blocked
         }
         _ => 0,
     }
 }
 
 /// Material plus placement of `piece` on `sq`, from its owner's view.
-fn piece_score(piece: Piece, sq: Square, endgame: i32, enemy_general: (u8, u8)) -> i32 {
+fn piece_score(
+    w: &XiangqiWeights,
+    piece: Piece,
+    sq: Square,
+    endgame: i32,
+    enemy_general: (u8, u8),
+) -> i32 {
     let rank = advance(piece.color, sq);
     let centre = 4 - i32::from(sq.file().abs_diff(4));
     let near_general = 4 - distance((sq.file(), sq.rank()), enemy_general).min(4);
-    let mut score = value(piece.role);
+    let mut score = w.value[piece.role.index()];
     score += match piece.role {
         Role::General => {
             if rank == 0 && sq.file() == 4 {
-                15
+                w.general_home
             } else {
-                -10 * rank
+                w.general_per_rank * rank
             }
         }
-        Role::Horse => 6 * centre + 4 * rank.min(7) + 8 * near_general + 2 * endgame,
-        Role::Cannon => 5 * centre + 3 * rank.min(5) - 2 * endgame,
-        Role::Chariot => 3 * centre + 2 * rank.min(7),
+        Role::Horse => {
+            let [centre_w, rank_w, near_w, endgame_w] = w.horse;
+            centre_w * centre + rank_w * rank.min(7) + near_w * near_general + endgame_w * endgame
+        }
+        Role::Cannon => {
+            let [centre_w, rank_w, endgame_w] = w.cannon;
+            centre_w * centre + rank_w * rank.min(5) + endgame_w * endgame
+        }
+        Role::Chariot => {
+            let [centre_w, rank_w] = w.chariot;
+            centre_w * centre + rank_w * rank.min(7)
+        }
         Role::Soldier if rank >= 5 => {
             // Across the river; worth less once stuck on the last rank.
-            let last_rank = if rank == 9 { -60 } else { 0 };
-            CROSSED_SOLDIER + 10 * centre + 10 * near_general + last_rank
+            let [centre_w, near_w] = w.soldier;
+            let last_rank = if rank == 9 { w.soldier_last_rank } else { 0 };
+            w.crossed_soldier + centre_w * centre + near_w * near_general + last_rank
         }
         Role::Advisor | Role::Elephant | Role::Soldier => 0,
     };
@@ -182,7 +271,8 @@ mod tests {
 
     #[test]
     fn the_start_is_balanced_but_for_the_tempo() {
-        assert_eq!(Position::startpos().evaluate(), TEMPO);
+        let start = Position::startpos();
+        assert_eq!(start.evaluate(), start.weights().tempo);
     }
 
     #[test]
@@ -198,6 +288,7 @@ mod tests {
         let red = Color::Red;
         // The chariot on a0 reaches a1 and a2 (a3 holds a soldier of its own).
         let horse = mobility(
+            &XIANGQI,
             &start,
             Piece {
                 color: red,
@@ -206,6 +297,7 @@ mod tests {
             Square::new(1, 0).unwrap(),
         );
         let chariot = mobility(
+            &XIANGQI,
             &start,
             Piece {
                 color: red,
@@ -213,10 +305,10 @@ mod tests {
             },
             Square::new(0, 0).unwrap(),
         );
-        assert_eq!(chariot, 3 * 2);
+        assert_eq!(chariot, XIANGQI.chariot_reach * 2);
         // Legs of b0: b1 (free) and c0 (the elephant: blocked); the a0 leg
         // would land off the board, so it does not count.
-        assert_eq!(horse, -12);
+        assert_eq!(horse, XIANGQI.horse_leg_blocked);
     }
 
     #[test]
