@@ -1,53 +1,19 @@
-//! The mate search (tsume) against a brute-force checker written here from
-//! the rules alone: the attacker checks with every move, and a mate in `n`
-//! plies means every defence is mated within `n` plies.
+//! The mate search (tsume) against the brute-force solver of `common`,
+//! written from the rules alone: the attacker checks with every move, and a
+//! mate in `n` plies means every defence is mated within `n` plies.
 //!
 //! The problems were composed for these tests (king in the corner, a few
 //! pieces on the board and in hand; the defender has nothing in hand, so
 //! there are no interpositions by drops); the checker confirms each length.
 
-use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use engine::{Engine, EngineOptions, MateResult};
 use rules::{AnyMove, IllegalMove, Position, Variant, shogi};
 
-/// Whether the side to move mates within `plies` plies (odd) checking with
-/// every move; `memo` remembers answers by position and plies.
-fn mates_within(pos: &shogi::Position, plies: u32, memo: &mut HashMap<(u64, u32), bool>) -> bool {
-    if let Some(&known) = memo.get(&(pos.key(), plies)) {
-        return known;
-    }
-    let answer = pos
-        .legal_moves()
-        .into_iter()
-        .any(|mv| mates_with(pos, mv, plies, memo));
-    memo.insert((pos.key(), plies), answer);
-    answer
-}
-
-/// Whether `mv` checks and every reply is mated within `plies - 1` plies.
-fn mates_with(
-    pos: &shogi::Position,
-    mv: shogi::Move,
-    plies: u32,
-    memo: &mut HashMap<(u64, u32), bool>,
-) -> bool {
-    let mut next = pos.clone();
-    next.play_unchecked(mv);
-    if !next.is_check() {
-        return false;
-    }
-    let replies = next.legal_moves();
-    replies.is_empty()
-        || plies >= 3
-            && replies.iter().all(|&reply| {
-                let mut after = next.clone();
-                after.play_unchecked(reply);
-                mates_within(&after, plies - 2, memo)
-            })
-}
+mod common;
+use common::Solver;
 
 fn solve(variant: Variant, sfen: &str, time: Option<Duration>) -> MateResult<AnyMove> {
     let mut engine = Engine::new(EngineOptions {
@@ -75,9 +41,9 @@ fn solves(variant: Variant, sfen: &str, plies: u32) {
         panic!("{sfen}: no mate found: {result:?}");
     };
     assert_eq!(pv.len() as u32, plies, "{sfen}: {pv:?}");
-    let mut memo = HashMap::new();
+    let mut solver = Solver::new(true);
     assert!(
-        plies == 1 || !mates_within(&root, plies - 2, &mut memo),
+        plies == 1 || !solver.wins_within(&root, plies - 2),
         "{sfen}: shorter mate"
     );
     let mut pos = root;
@@ -89,7 +55,7 @@ fn solves(variant: Variant, sfen: &str, plies: u32) {
         assert_eq!(pos.check_move(mv), Ok(()), "{sfen}: {mv}");
         if index % 2 == 0 {
             assert!(
-                mates_with(&pos, mv, left, &mut memo),
+                solver.wins_with(&pos, mv, left),
                 "{sfen}: {mv} does not mate in {left}"
             );
         } else if left >= 4 {
@@ -97,7 +63,7 @@ fn solves(variant: Variant, sfen: &str, plies: u32) {
             let mut after = pos.clone();
             after.play_unchecked(mv);
             assert!(
-                !mates_within(&after, left - 3, &mut memo),
+                !solver.wins_within(&after, left - 3),
                 "{sfen}: {mv} resists too little"
             );
         }
@@ -153,7 +119,7 @@ fn no_mate_is_proved() {
     let sfen = "9/6Lk1/9/6n2/9/9/9/9/4K4 b GNS 1";
     assert_eq!(solve(Variant::Shogi, sfen, None), MateResult::NoMate);
     let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-    assert!(!mates_within(&root, 7, &mut HashMap::new()));
+    assert!(!Solver::new(true).wins_within(&root, 7));
 }
 
 #[test]

@@ -1,30 +1,11 @@
-//! The search against positions whose answers a brute-force solver (written
-//! here from the rules alone) or plain counting of material confirms.
+//! The search against positions whose answers the brute-force solver of
+//! `common` (written from the rules alone) or plain counting of material confirms.
 
 use engine::{Decision, Engine, EngineOptions, Level, Limits, Score, SearchResult};
 use rules::{AnyMove, AnyPosition, Position, Settings, Variant};
 
-/// Whether the side to move can leave the opponent without a legal move
-/// (a loss in all four games) within `plies` plies, `plies` odd.
-fn wins_within<P: Position>(pos: &P, plies: u32) -> bool {
-    pos.legal_moves()
-        .into_iter()
-        .any(|mv| wins_with(pos, mv, plies))
-}
-
-/// Whether `mv` forces such a win within `plies` plies.
-fn wins_with<P: Position>(pos: &P, mv: P::Move, plies: u32) -> bool {
-    let mut next = pos.clone();
-    next.play_unchecked(mv);
-    let replies = next.legal_moves();
-    replies.is_empty()
-        || plies >= 3
-            && replies.iter().all(|&reply| {
-                let mut after = next.clone();
-                after.play_unchecked(reply);
-                wins_within(&after, plies - 2)
-            })
-}
+mod common;
+use common::Solver;
 
 fn engine(variant: Variant, level: Level) -> Engine {
     Engine::new(EngineOptions {
@@ -53,12 +34,18 @@ fn finds_mate(variant: Variant, text: &str, plies: u32) {
     let mv = best(&result);
     match (engine.position(), mv) {
         (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) => {
-            assert!(plies == 1 || !wins_within(&pos, plies - 2));
-            assert!(wins_with(&pos, mv, plies), "{variant} {text}: {mv}");
+            assert!(plies == 1 || !Solver::new(false).wins_within(&pos, plies - 2));
+            assert!(
+                Solver::new(false).wins_with(&pos, mv, plies),
+                "{variant} {text}: {mv}"
+            );
         }
         (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
-            assert!(plies == 1 || !wins_within(&pos, plies - 2));
-            assert!(wins_with(&pos, mv, plies), "{text}: {mv}");
+            assert!(plies == 1 || !Solver::new(false).wins_within(&pos, plies - 2));
+            assert!(
+                Solver::new(false).wins_with(&pos, mv, plies),
+                "{text}: {mv}"
+            );
         }
         _ => panic!("a move of another game"),
     }
@@ -100,14 +87,17 @@ fn a_mate_by_a_drop_beyond_the_horizon_is_parried_at_depth_one() {
     };
     let mut pushed = pos.clone();
     pushed.play_unchecked(pos.parse_move("9g9f").unwrap());
-    assert!(wins_within(&pushed, 1));
+    assert!(Solver::new(false).wins_within(&pushed, 1));
     let result = engine.search(Limits::depth(1));
     let AnyMove::Shogi(mv) = best(&result) else {
         panic!("a shogi move");
     };
     let mut after = pos.clone();
     after.play_unchecked(mv);
-    assert!(!wins_within(&after, 1), "{mv} allows the mate");
+    assert!(
+        !Solver::new(false).wins_within(&after, 1),
+        "{mv} allows the mate"
+    );
     assert!(matches!(result.info.unwrap().score, Score::Cp(_)));
 }
 
