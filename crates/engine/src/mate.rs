@@ -182,18 +182,24 @@ impl<'a, P: Searchable> MateSearch<'a, P> {
         }
     }
 
+    /// What is settled about the position `key` before expanding it: the
+    /// search stopped, the table's answer, or a repetition on the line.
+    fn known(&mut self, key: u64, depth: u32) -> Option<Node> {
+        if self.count() {
+            return Some(Node::Aborted);
+        }
+        if let Some(known) = self.probe(key, depth) {
+            return Some(known);
+        }
+        self.line.contains(&key).then_some(REPEATED)
+    }
+
     /// The attacker to move: is there a check after which every reply is
     /// mated within `depth - 1` plies?
     fn or_node(&mut self, pos: &P, depth: u32) -> Node {
-        if self.count() {
-            return Node::Aborted;
-        }
         let key = pos.key();
-        if let Some(known) = self.probe(key, depth) {
+        if let Some(known) = self.known(key, depth) {
             return known;
-        }
-        if self.line.contains(&key) {
-            return REPEATED;
         }
         // Each check with its replies, fewest replies first.
         let mut checks: Vec<(P, MoveList<P::Move>)> = Vec::new();
@@ -253,15 +259,9 @@ impl<'a, P: Searchable> MateSearch<'a, P> {
     /// The defender to move, in check, with `replies`: is every reply mated
     /// within `depth - 1` plies?
     fn and_node(&mut self, pos: &P, replies: &MoveList<P::Move>, depth: u32) -> Node {
-        if self.count() {
-            return Node::Aborted;
-        }
         let key = pos.key();
-        if let Some(known) = self.probe(key, depth) {
+        if let Some(known) = self.known(key, depth) {
             return known;
-        }
-        if self.line.contains(&key) {
-            return REPEATED;
         }
         // Captures first, then king moves, then interpositions.
         let mut children: Vec<(u8, P)> = replies
