@@ -36,6 +36,13 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     fn may_check(&self, _mv: Self::Move) -> bool {
         false
     }
+
+    /// Whether `mv` may give check, discovered checks included: `false`
+    /// only when it surely does not, so the search may prune a quiet move
+    /// without playing it. Xiangqi always answers `true`.
+    fn may_give_check(&self, _mv: Self::Move) -> bool {
+        true
+    }
 }
 
 /// Bit 15 is always set, so a packed move is never zero.
@@ -88,6 +95,20 @@ impl Searchable for shogi::Position {
         let files = king.file().abs_diff(to.file());
         let ranks = king.rank().abs_diff(to.rank());
         files.max(ranks) <= 2 || files == 0 || ranks == 0 || files == ranks
+    }
+
+    fn may_give_check(&self, mv: shogi::Move) -> bool {
+        // A piece leaving a line through the enemy king may uncover a check.
+        let discovers = match mv {
+            shogi::Move::Normal { from, .. } => {
+                let king = self.king(self.turn().opponent());
+                let files = king.file().abs_diff(from.file());
+                let ranks = king.rank().abs_diff(from.rank());
+                files == 0 || ranks == 0 || files == ranks
+            }
+            shogi::Move::Drop { .. } => false,
+        };
+        discovers || self.may_check(mv)
     }
 }
 

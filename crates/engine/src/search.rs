@@ -1,9 +1,9 @@
 //! The search: iterative deepening over a principal variation search (PVS)
 //! with aspiration windows, a shared transposition table, quiescence search
 //! over captures (and quiet checks at its first ply in the drop games),
-//! null-move pruning, reverse futility pruning, late-move
-//! reductions, check extensions, mate scores, and the game ends of each
-//! variant inside the tree.
+//! null-move pruning, reverse futility pruning, futility pruning of quiet
+//! moves, late-move reductions, check extensions, mate scores, and the game
+//! ends of each variant inside the tree.
 //!
 //! Repetition inside the search is simplified, as in most engines: the first
 //! recurrence of a position (in the tree, or from the game before the root)
@@ -568,8 +568,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
 
         let in_check = pos.is_check();
-        if !pv_node && !in_check && !is_mate(beta) {
-            let static_eval = self.eval(pos);
+        let static_eval = (!in_check).then(|| self.eval(pos));
+        if let Some(static_eval) = static_eval.filter(|_| !pv_node && !is_mate(beta)) {
             // Reverse futility: far enough above beta near the leaves, stop.
             if depth <= 3 && static_eval - 120 * depth >= beta {
                 return static_eval;
@@ -618,9 +618,26 @@ impl<'a, P: Searchable> Worker<'a, P> {
         while let Some((mv, _)) = picker.next() {
             index += 1;
             let quiet = pos.captured_value(mv).is_none() && !pos.is_promotion(mv);
+            // Futility pruning: near the leaves, a quiet move whose static
+            // evaluation plus a margin cannot reach alpha is skipped, once a
+            // move has kept us from being mated; never checks (drop mates)
+            // nor when in check.
+            let prunable = static_eval.is_some_and(|static_eval| {
+                !root
+                    && quiet
+                    && depth <= 3
+                    && best_score > -MATE_BOUND
+                    && static_eval + 100 + 100 * depth <= alpha
+            });
+            if prunable && !pos.may_give_check(mv) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let gives_check = child.is_check();
+            if prunable && !gives_check {
+                continue;
+            }
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             self.push(child.key(), gives_check, || Chase::Later(pos.clone(), mv));
