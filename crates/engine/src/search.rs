@@ -867,14 +867,10 @@ mod tests {
     use super::*;
     use crate::Level;
 
-    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
-        let root = shogi::Position::startpos(variant, &Settings::default());
-        let job = Job {
-            history: vec![Reached {
-                key: root.key(),
-                check: false,
-                chase: false,
-            }],
+    /// A search of `root` at full strength after `history`, with no limits.
+    fn job<P: Searchable>(root: P, history: Vec<Reached>) -> Job<P> {
+        Job {
+            history,
             root,
             limits: Limits::default(),
             strength: Level::MAX.strength(),
@@ -882,7 +878,17 @@ mod tests {
             move_limit: 0,
             seed: 0,
             threads: 1,
+        }
+    }
+
+    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
+        let root = shogi::Position::startpos(variant, &Settings::default());
+        let reached = Reached {
+            key: root.key(),
+            check: false,
+            chase: false,
         };
+        let job = job(root, vec![reached]);
         let (tt, control) = (TranspositionTable::new(1), Control::default());
         let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
         // Position 4 repeats position 0; Sente is to move at both.
@@ -932,16 +938,7 @@ mod tests {
             ([false, true, true, true, true], 0),
             ([false; 5], 0),
         ] {
-            let job = Job {
-                history: history(chases),
-                root: root.clone(),
-                limits: Limits::default(),
-                strength: Level::MAX.strength(),
-                impasse: Impasse::Off,
-                move_limit: 0,
-                seed: 0,
-                threads: 1,
-            };
+            let job = job(root.clone(), history(chases));
             let worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
             assert_eq!(
                 worker.repetition(&job.root, 0),
@@ -957,16 +954,7 @@ mod tests {
         // checks of the first quiescence ply find it.
         let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
         let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-        let job = Job {
-            history: Vec::new(),
-            root,
-            limits: Limits::default(),
-            strength: Level::MAX.strength(),
-            impasse: Impasse::Off,
-            move_limit: 0,
-            seed: 0,
-            threads: 1,
-        };
+        let job = job(root, Vec::new());
         let (tt, control) = (TranspositionTable::new(1), Control::default());
         let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
         let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
