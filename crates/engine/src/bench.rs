@@ -9,7 +9,7 @@ use rules::Variant;
 use crate::{Engine, EngineOptions, Limits};
 
 /// The default depth of `bench`.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 /// The positions searched, with their game.
 const POSITIONS: &[(Variant, &str)] = &[

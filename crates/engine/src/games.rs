@@ -11,6 +11,20 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// Whether repetitions are judged by chasing too (xiangqi).
     const HAS_CHASE_RULE: bool;
 
+    /// Whether captured pieces return as drops (the shogi family): checks
+    /// by drops are then many, and the search extends only those that do
+    /// not lose the piece.
+    const DROPS: bool;
+
+    /// The number of (moving piece, destination) pairs: the size of a
+    /// continuation-history row.
+    const PIECE_TO: usize;
+
+    /// The moving piece (its kind before promotion, and colour) and the
+    /// destination of `mv`, as an index below [`Self::PIECE_TO`]: a drop
+    /// counts as the dropped piece moving to its square.
+    fn piece_to(&self, mv: Self::Move) -> usize;
+
     /// The move in sixteen bits, never zero, unique among the moves of a
     /// position: the form stored in the transposition and history tables.
     fn pack(mv: Self::Move) -> u16;
@@ -50,6 +64,18 @@ const PACKED: u16 = 1 << 15;
 
 impl Searchable for shogi::Position {
     const HAS_CHASE_RULE: bool = false;
+    const DROPS: bool = true;
+    const PIECE_TO: usize = 2 * 14 * 81;
+
+    fn piece_to(&self, mv: shogi::Move) -> usize {
+        let role = match mv {
+            shogi::Move::Normal { from, .. } => {
+                self.piece_at(from).map_or(0, |piece| piece.role.index())
+            }
+            shogi::Move::Drop { role, .. } => role.index(),
+        };
+        (self.turn().index() * 14 + role) * 81 + usize::from(mv.to().index())
+    }
 
     /// Layout: bits 0-6 the from-square index (81 + role index for a drop),
     /// bits 7-13 the to-square index, bit 14 promotion, bit 15 set.
@@ -114,6 +140,13 @@ impl Searchable for shogi::Position {
 
 impl Searchable for xiangqi::Position {
     const HAS_CHASE_RULE: bool = true;
+    const DROPS: bool = false;
+    const PIECE_TO: usize = 2 * 7 * 90;
+
+    fn piece_to(&self, mv: xiangqi::Move) -> usize {
+        let role = self.piece_at(mv.from).map_or(0, |piece| piece.role.index());
+        (self.turn().index() * 7 + role) * 90 + usize::from(mv.to.index())
+    }
 
     /// Layout: bits 0-6 the from-point index, bits 7-13 the to-point index, bit 15 set.
     fn pack(mv: xiangqi::Move) -> u16 {
@@ -184,6 +217,33 @@ mod tests {
             &Settings::default(),
         ));
         all_distinct(&xiangqi::Position::startpos());
+    }
+
+    fn piece_to_is_in_range<P: Searchable>(pos: &P) {
+        for &mv in &pos.legal_moves() {
+            assert!(pos.piece_to(mv) < P::PIECE_TO);
+        }
+        let mut passed = pos.pass().unwrap();
+        passed = passed.pass().unwrap();
+        assert_eq!(passed.key(), pos.key());
+    }
+
+    #[test]
+    fn piece_to_indexes_a_continuation_row() {
+        let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL w Bb 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        piece_to_is_in_range(&pos);
+        piece_to_is_in_range(&xiangqi::Position::startpos());
+        // The same piece kind to the same square, by a move or a drop, shares an entry.
+        let sfen = "4k4/9/9/9/9/9/9/4B4/4K4 b B 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let by_move = pos.parse_move("5h4g").unwrap();
+        let by_drop = pos.parse_move("B*4g").unwrap();
+        assert_eq!(pos.piece_to(by_move), pos.piece_to(by_drop));
+        assert_ne!(
+            pos.piece_to(by_move),
+            pos.piece_to(pos.parse_move("5h6g").unwrap())
+        );
     }
 
     #[test]

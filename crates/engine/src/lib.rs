@@ -40,6 +40,7 @@
 pub mod bench;
 mod eval;
 mod games;
+mod history;
 mod level;
 mod limits;
 mod mate;
@@ -66,6 +67,7 @@ pub use limits::Limits;
 pub use mate::MateResult;
 
 use games::Searchable;
+use history::HistoryPool;
 use search::{Control, Job, Reached};
 use tt::TranspositionTable;
 
@@ -247,6 +249,8 @@ pub struct Engine {
     options: EngineOptions,
     seed: u64,
     tt: Arc<TranspositionTable>,
+    /// What earlier searches of the game learned about quiet moves.
+    histories: Arc<HistoryPool>,
     game: Game,
     control: Arc<Control>,
     search: Option<JoinHandle<()>>,
@@ -259,6 +263,7 @@ impl Engine {
         let start = start_position(&options);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::default(),
             seed,
             options,
             game: Game::new(start),
@@ -288,6 +293,7 @@ impl Engine {
         self.options = options;
         if reset {
             self.game = Game::new(start_position(&self.options));
+            self.histories.clear();
         }
     }
 
@@ -337,15 +343,16 @@ impl Engine {
         let control = Arc::new(Control::default());
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
+        let histories = Arc::clone(&self.histories);
         let mut sink = sink;
         self.search = Some(match &self.game {
             Game::Shogi(line) => {
                 let job = job(line, limits, &self.options, self.seed);
-                std::thread::spawn(move || search::run(&job, &tt, &control, &mut sink))
+                std::thread::spawn(move || search::run(&job, &tt, &histories, &control, &mut sink))
             }
             Game::Xiangqi(line) => {
                 let job = job(line, limits, &self.options, self.seed);
-                std::thread::spawn(move || search::run(&job, &tt, &control, &mut sink))
+                std::thread::spawn(move || search::run(&job, &tt, &histories, &control, &mut sink))
             }
         });
     }
@@ -440,6 +447,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.finish();
         self.tt.clear();
+        self.histories.clear();
     }
 
     /// The number of legal move sequences of `depth` plies from the current position.

@@ -4,25 +4,31 @@
 //! them all and hands them out best first (a selection sort, which stops
 //! early when a move cuts off): the transposition-table move, then winning
 //! and equal captures by most valuable victim / least valuable attacker,
-//! then promotions, the two killer moves of the ply, captures that lose
-//! material by static exchange evaluation ([`see`](crate::see)), and the
-//! remaining quiet moves by history. Quiescence stops at the first move that
+//! then promotions, the two killer moves of the ply, the counter move (the
+//! quiet move that last refuted the opponent's previous move), captures that
+//! lose material by static exchange evaluation ([`see`](crate::see)), and
+//! the remaining quiet moves by history: how often the move cut off before
+//! (butterfly history), and how often it did after the same piece moved to
+//! the same square one and two plies before (continuation history). Quiescence stops at the first move that
 //! is not a capture or promotion, so it never tries a losing capture.
 
 use arrayvec::ArrayVec;
 use rules::{MAX_LEGAL_MOVES, MoveList};
 
 use crate::games::Searchable;
+use crate::history::{CONTINUATION_MAX, HISTORY_MAX};
 
 const TT_MOVE: i32 = 1 << 24;
 const CAPTURE: i32 = 1 << 22;
 const PROMOTION: i32 = 1 << 21;
 const KILLER: [i32; 2] = [(1 << 20) + 1, 1 << 20];
+const COUNTER_MOVE: i32 = (1 << 20) - 1;
 /// Losing captures: below the killers, above every history score.
 const LOSING_CAPTURE: i32 = 1 << 19;
 
-/// Bound on history scores, so they stay below the killers.
-pub(crate) const HISTORY_MAX: i32 = 1 << 16;
+/// A continuation history score counts this many times in the sum, which
+/// stays below the losing captures.
+const CONTINUATION_WEIGHT: i32 = HISTORY_MAX / CONTINUATION_MAX;
 
 /// What ordering knows beyond the position: the move tables of the worker.
 pub(crate) struct Hints<'a> {
@@ -30,8 +36,27 @@ pub(crate) struct Hints<'a> {
     pub(crate) tt_move: u16,
     /// Quiet moves that cut off at this ply elsewhere in the tree.
     pub(crate) killers: [u16; 2],
+    /// The quiet move that last refuted the previous move (0: none).
+    pub(crate) counter_move: u16,
     /// History scores of quiet moves for the side to move, by packed move.
     pub(crate) history: &'a [i32],
+    /// Continuation history rows of the moves one and two plies before,
+    /// by [`Searchable::piece_to`] (none after a null move or at the root).
+    pub(crate) continuations: [Option<&'a [i16]>; 2],
+}
+
+impl Hints<'_> {
+    /// The history of quiet move `mv`: butterfly and continuation together.
+    pub(crate) fn quiet_score<P: Searchable>(&self, pos: &P, mv: P::Move) -> i32 {
+        let mut score = self.history[usize::from(P::pack(mv))];
+        if self.continuations.iter().any(Option::is_some) {
+            let piece_to = pos.piece_to(mv);
+            for row in self.continuations.into_iter().flatten() {
+                score += CONTINUATION_WEIGHT * i32::from(row[piece_to]);
+            }
+        }
+        score
+    }
 }
 
 /// The moves of one node, handed out best first.
@@ -87,6 +112,16 @@ pub(crate) fn is_tactical(score: i32) -> bool {
     (PROMOTION..TT_MOVE).contains(&score)
 }
 
+/// Whether an ordering score is that of a killer or the counter move.
+pub(crate) fn is_refutation(score: i32) -> bool {
+    (COUNTER_MOVE..PROMOTION).contains(&score)
+}
+
+/// Whether an ordering score is that of a capture that loses material.
+pub(crate) fn is_losing_capture(score: i32) -> bool {
+    (LOSING_CAPTURE / 2..COUNTER_MOVE).contains(&score)
+}
+
 fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
     let packed = P::pack(mv);
     if packed == hints.tt_move {
@@ -106,7 +141,10 @@ fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
     if let Some(slot) = hints.killers.iter().position(|&k| k == packed) {
         return KILLER[slot];
     }
-    hints.history[usize::from(packed)]
+    if packed == hints.counter_move {
+        return COUNTER_MOVE;
+    }
+    hints.quiet_score(pos, mv)
 }
 
 #[cfg(test)]
@@ -124,7 +162,9 @@ mod tests {
         let hints = Hints {
             tt_move: 0,
             killers: [0; 2],
+            counter_move: 0,
             history: &history,
+            continuations: [None; 2],
         };
         let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
         let (first, score) = picker.next().unwrap();
@@ -150,7 +190,9 @@ mod tests {
         let hints = Hints {
             tt_move: 0,
             killers: [shogi::Position::pack(killer), 0],
+            counter_move: 0,
             history: &history,
+            continuations: [None; 2],
         };
         let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
         let (first, _) = picker.next().unwrap();
@@ -158,5 +200,8 @@ mod tests {
         let (second, score) = picker.next().unwrap();
         assert_eq!(second.to_string(), "5h5d");
         assert!(!is_tactical(score), "quiescence must not try it");
+        assert!(is_losing_capture(score));
+        let (_, quiet) = picker.next().unwrap();
+        assert!(!is_losing_capture(quiet) && !is_refutation(quiet));
     }
 }

@@ -1,9 +1,13 @@
 //! The search: iterative deepening over a principal variation search (PVS)
-//! with aspiration windows, a shared transposition table, quiescence search
-//! over captures (and quiet checks at its first ply in the drop games),
-//! null-move pruning, reverse futility pruning, futility pruning of quiet
-//! moves, late-move reductions, check extensions, mate scores, and the game
-//! ends of each variant inside the tree.
+//! with aspiration windows, a shared transposition table (which also keeps
+//! each position's static evaluation), quiescence search over captures (and
+//! quiet checks at its first ply in the drop games), null-move pruning,
+//! reverse futility pruning, internal iterative reduction, late-move and
+//! futility pruning of quiet moves and SEE pruning of losing captures near
+//! the leaves (never of a move that gives check), late-move reductions
+//! steered by the move histories ([`history`](crate::history)) and by
+//! whether the side to move is improving, check extensions, mate scores,
+//! and the game ends of each variant inside the tree.
 //!
 //! Repetition inside the search is simplified, as in most engines: the first
 //! recurrence of a position (in the tree, or from the game before the root)
@@ -28,8 +32,9 @@ use arrayvec::ArrayVec;
 use rules::{Impasse, Side, Variant};
 
 use crate::games::Searchable;
+use crate::history::{Context, HISTORY_MAX, Histories, HistoryPool};
 use crate::level::Strength;
-use crate::movepick::{HISTORY_MAX, Hints, MovePicker, is_tactical};
+use crate::movepick::{MovePicker, is_losing_capture, is_refutation, is_tactical};
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Decision, Info, Limits, Score, SearchEvent};
@@ -44,8 +49,6 @@ const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 const INFINITY: i32 = 31_000;
 /// Quiet checking moves and drops quiescence tries at its first ply.
 const QUIESCENCE_CHECKS: usize = 8;
-/// Entries per side in the history table: one per packed move.
-const HISTORY_SIZE: usize = 1 << 16;
 
 const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
@@ -151,6 +154,7 @@ pub(crate) struct Job<P: Searchable> {
 pub(crate) fn run<P: Searchable>(
     job: &Job<P>,
     tt: &TranspositionTable,
+    histories: &HistoryPool,
     control: &Control,
     sink: &mut dyn FnMut(SearchEvent),
 ) {
@@ -164,11 +168,16 @@ pub(crate) fn run<P: Searchable>(
         let best = std::thread::scope(|scope| {
             for id in 1..job.threads.max(1) {
                 scope.spawn(move || {
-                    Worker::new(job, tt, control, start, id).iterate(None);
+                    let mut worker =
+                        Worker::new(job, tt, control, start, id, histories.take::<P>());
+                    worker.iterate(None);
+                    histories.give(worker.tables);
                 });
             }
-            let best = Worker::new(job, tt, control, start, 0).iterate(Some(sink));
+            let mut main = Worker::new(job, tt, control, start, 0, histories.take::<P>());
+            let best = main.iterate(Some(sink));
             control.finished.store(true, Ordering::Relaxed);
+            histories.give(main.tables);
             best
         });
         let fallback = || job.root.legal_moves()[0];
@@ -213,9 +222,16 @@ struct Worker<'a, P: Searchable> {
     chases: Vec<Chase<P>>,
     /// Index of the latest null move in `keys`: repetitions never span it.
     null_barrier: usize,
+    /// The static evaluation at each ply of the line (`None` in check).
+    evals: [Option<i32>; MAX_PLY + 1],
+    /// The move played at each ply of the line, packed (0: the null move).
+    played: [u16; MAX_PLY + 1],
+    /// The piece and destination of the move played at each ply of the
+    /// line ([`Searchable::piece_to`]; `None`: the null move).
+    moved: [Option<usize>; MAX_PLY + 1],
     killers: [[u16; 2]; MAX_PLY + 1],
-    /// Quiet-move history, Sente/Red's table then Gote/Black's, by packed move.
-    history: Vec<i32>,
+    /// Histories and counter moves, lent by the engine for this search.
+    tables: Histories,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply`.
     pv: Vec<Line<P::Move>>,
     reductions: [[u8; 64]; 64],
@@ -228,6 +244,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         control: &'a Control,
         start: Instant,
         id: usize,
+        tables: Histories,
     ) -> Self {
         let pondering = job.limits.ponder;
         let clock = if pondering {
@@ -270,8 +287,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Vec::new()
             },
             null_barrier: 0,
+            evals: [None; MAX_PLY + 1],
+            played: [0; MAX_PLY + 1],
+            moved: [None; MAX_PLY + 1],
             killers: [[0; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * HISTORY_SIZE],
+            tables,
             pv: vec![Line::new(); MAX_PLY + 1],
             reductions,
         }
@@ -408,6 +428,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
 
     /// The static evaluation plus the level's noise.
     fn eval(&self, pos: &P) -> i32 {
+        self.with_noise(pos, pos.evaluate())
+    }
+
+    /// `raw`, the static evaluation of `pos`, plus the level's noise.
+    fn with_noise(&self, pos: &P, raw: i32) -> i32 {
         let amplitude = self.job.strength.noise;
         let noise = if amplitude == 0 {
             0
@@ -415,7 +440,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let hash = splitmix(pos.key() ^ self.job.seed);
             (hash % (2 * amplitude as u64 + 1)) as i32 - amplitude
         };
-        (pos.evaluate() + noise).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + noise).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Whether the side to move at `ply` stands better than at its previous
+    /// turn (or the one before, if it was in check then): pruning is bolder
+    /// when it does not.
+    fn improving(&self, ply: usize, now: i32) -> bool {
+        let earlier = |back: usize| ply.checked_sub(back).map(|p| self.evals[p]);
+        match earlier(2) {
+            Some(Some(before)) => now > before,
+            Some(None) => matches!(earlier(4), Some(Some(before)) if now > before) || ply < 4,
+            None => true,
+        }
     }
 
     /// The score of the current position if it repeats an earlier one with
@@ -568,17 +605,37 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
 
         let in_check = pos.is_check();
-        let static_eval = (!in_check).then(|| self.eval(pos));
-        if let Some(static_eval) = static_eval.filter(|_| !pv_node && !is_mate(beta)) {
+        // The evaluation without the level's noise, as the table keeps it.
+        let raw_eval =
+            (!in_check).then(|| entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()));
+        let static_eval = raw_eval.map(|raw| self.with_noise(pos, raw));
+        self.evals[ply] = static_eval;
+        let improving = static_eval.is_some_and(|now| self.improving(ply, now));
+        // The table's score bounds the evaluation better, where it applies.
+        let eval = static_eval.map(|static_eval| match entry {
+            Some(entry) if !is_mate(entry.score) => {
+                let score = from_tt(entry.score, ply);
+                let tighter = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score > static_eval,
+                    Bound::Upper => score < static_eval,
+                };
+                if tighter { score } else { static_eval }
+            }
+            _ => static_eval,
+        });
+        if let Some(eval) = eval.filter(|_| !pv_node && !is_mate(beta)) {
             // Reverse futility: far enough above beta near the leaves, stop.
-            if depth <= 3 && static_eval - 120 * depth >= beta {
-                return static_eval;
+            if depth <= 6 && eval - 100 * depth + 50 * i32::from(improving) >= beta {
+                return eval;
             }
             // Null move: if passing still beats beta, a real move will too.
             let after_null = self.keys.len() - 1 == self.null_barrier && self.null_barrier > 0;
-            if depth >= 3 && static_eval >= beta && !after_null {
+            if depth >= 3 && eval >= beta && !after_null {
                 if let Some(passed) = pos.pass() {
-                    let reduction = 3 + depth / 4;
+                    let reduction = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                    self.played[ply] = 0;
+                    self.moved[ply] = None;
                     self.push(passed.key(), false, || Chase::Known(false));
                     let barrier = core::mem::replace(&mut self.null_barrier, self.keys.len() - 1);
                     let score = -self.search(
@@ -600,35 +657,47 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
             }
         }
+        // Internal iterative reduction: a node the table knows no move for
+        // was not worth searching deeply before; search it a ply shallower.
+        let depth = if depth >= 4 && tt_move == 0 {
+            depth - 1
+        } else {
+            depth
+        };
 
         let us = pos.side_to_move().index();
+        let at = self.context(us, ply);
         let mut picker = MovePicker::new(
             pos,
             moves,
-            &Hints {
-                tt_move,
-                killers: self.killers[ply],
-                history: &self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE],
-            },
+            &self.tables.hints(at, tt_move, self.killers[ply]),
         );
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        let mut quiets: ArrayVec<u16, 64> = ArrayVec::new();
+        // The quiet moves tried, packed and by piece and destination.
+        let mut quiets: ArrayVec<(u16, usize), 64> = ArrayVec::new();
+        let mut quiets_seen = 0;
         let mut index = 0;
-        while let Some((mv, _)) = picker.next() {
+        while let Some((mv, order)) = picker.next() {
             index += 1;
             let quiet = pos.captured_value(mv).is_none() && !pos.is_promotion(mv);
-            // Futility pruning: near the leaves, a quiet move whose static
-            // evaluation plus a margin cannot reach alpha is skipped, once a
-            // move has kept us from being mated; never checks (drop mates)
-            // nor when in check.
-            let prunable = static_eval.is_some_and(|static_eval| {
-                !root
-                    && quiet
-                    && depth <= 3
-                    && best_score > -MATE_BOUND
-                    && static_eval + 100 + 100 * depth <= alpha
-            });
+            if quiet {
+                quiets_seen += 1;
+            }
+            // Pruning near the leaves, once a move has kept us from being
+            // mated, never at the root nor in check, never of a move that
+            // gives check.
+            let prune = !root && !in_check && best_score > -MATE_BOUND && !is_mate(alpha);
+            let prunable = prune
+                && if quiet {
+                    // Late moves and futile moves.
+                    quiets_seen > late_move_limit(depth, improving)
+                        || static_eval.is_some_and(|static_eval| {
+                            depth <= 3 && static_eval + 100 + 100 * depth <= alpha
+                        })
+                } else {
+                    depth <= 6 && is_losing_capture(order) && pos.see(mv) < -100 * depth
+                };
             if prunable && !pos.may_give_check(mv) {
                 continue;
             }
@@ -638,18 +707,37 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if prunable && !gives_check {
                 continue;
             }
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            // Check extension; in the drop games, where checks by drops are
+            // many, only for checks that do not just give the piece away.
+            let extension = i32::from(
+                gives_check
+                    && (ply as i32) < 2 * self.root_depth
+                    && (!P::DROPS || pos.see(mv) >= 0),
+            );
             let new_depth = depth - 1 + extension;
+            // Late-move reductions: quiet moves and losing captures late in
+            // the order, less for good history, more when not improving.
+            let mut reduction = 0;
+            let late = index > 1 + 2 * usize::from(pv_node);
+            if depth >= 3 && late && (quiet || is_losing_capture(order)) && !gives_check {
+                reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
+                reduction += i32::from(!improving);
+                reduction -= i32::from(pv_node) + i32::from(in_check);
+                if quiet {
+                    reduction -= i32::from(is_refutation(order));
+                    let hints = self.tables.hints(at, tt_move, self.killers[ply]);
+                    reduction -= hints.quiet_score(pos, mv) / HISTORY_MAX;
+                }
+                reduction = reduction.clamp(0, (new_depth - 1).max(0));
+            }
+            let packed = P::pack(mv);
+            let piece_to = pos.piece_to(mv);
+            self.played[ply] = packed;
+            self.moved[ply] = Some(piece_to);
             self.push(child.key(), gives_check, || Chase::Later(pos.clone(), mv));
             let score = if index == 1 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                let mut reduction = 0;
-                if depth >= 3 && index > 3 && quiet && !in_check && !gives_check {
-                    reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
-                    reduction -= i32::from(pv_node);
-                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
-                }
                 let mut score = -self.search(
                     &child,
                     -alpha - 1,
@@ -683,14 +771,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.reward_quiet(us, ply, P::pack(mv), &quiets, depth);
+                            self.reward_quiet(at, ply, (packed, piece_to), &quiets, depth);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                let _ = quiets.try_push(P::pack(mv));
+                let _ = quiets.try_push((packed, piece_to));
             }
         }
         let bound = if best_score >= beta {
@@ -706,6 +794,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             to_tt(best_score, ply),
             depth,
             bound,
+            raw_eval,
         );
         best_score
     }
@@ -728,11 +817,25 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if ply >= MAX_PLY {
             return self.eval(pos);
         }
+        // The main search's result for this position, any depth, is better
+        // informed than quiescence; its evaluation saves computing one.
+        let entry = self.tt.probe(pos.key());
+        if let Some(entry) = entry {
+            let score = from_tt(entry.score, ply);
+            if match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            } {
+                return score;
+            }
+        }
         let in_check = pos.is_check();
         let mut best = -INFINITY;
         let mut stand_pat = 0;
         if !in_check {
-            stand_pat = self.eval(pos);
+            let raw = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
+            stand_pat = self.with_noise(pos, raw);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -743,16 +846,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if moves.is_empty() {
             return mated_in(ply);
         }
-        let us = pos.side_to_move().index();
-        let mut picker = MovePicker::new(
-            pos,
-            moves,
-            &Hints {
-                tt_move: 0,
-                killers: [0; 2],
-                history: &self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE],
-            },
-        );
+        // Only evasions are quiet here; the line's moves are not recorded in
+        // quiescence, so there is no continuation to follow.
+        let at = Context {
+            us: pos.side_to_move().index(),
+            previous: 0,
+            rows: [None; 2],
+        };
+        let mut picker = MovePicker::new(pos, moves, &self.tables.hints(at, 0, [0; 2]));
         let mut quiet_phase = false;
         while let Some((mv, order)) = picker.next() {
             if !in_check {
@@ -830,26 +931,42 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
     }
 
-    /// A quiet move cut off: make it a killer and raise its history; lower
-    /// the history of the quiet moves tried before it.
-    fn reward_quiet(&mut self, us: usize, ply: usize, packed: u16, tried: &[u16], depth: i32) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != packed {
-            killers[1] = killers[0];
-            killers[0] = packed;
-        }
-        let bonus = (depth * depth).min(400);
-        let table = &mut self.history[us * HISTORY_SIZE..(us + 1) * HISTORY_SIZE];
-        let mut update = |mv: u16, delta: i32| {
-            let entry = &mut table[usize::from(mv)];
-            // Gravity keeps scores within ±HISTORY_MAX.
-            *entry += delta - *entry * delta.abs() / HISTORY_MAX;
-        };
-        update(packed, bonus);
-        for &mv in tried {
-            update(mv, -bonus);
+    /// Where the node at `ply`, with `us` to move, stands in the line.
+    fn context(&self, us: usize, ply: usize) -> Context {
+        Context {
+            us,
+            previous: if ply > 0 { self.played[ply - 1] } else { 0 },
+            rows: [1, 2].map(|back| ply.checked_sub(back).and_then(|p| self.moved[p])),
         }
     }
+
+    /// A quiet move (packed, and by piece and destination) cut off: make it
+    /// a killer and reward it in the histories.
+    fn reward_quiet(
+        &mut self,
+        at: Context,
+        ply: usize,
+        best: (u16, usize),
+        tried: &[(u16, usize)],
+        depth: i32,
+    ) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != best.0 {
+            killers[1] = killers[0];
+            killers[0] = best.0;
+        }
+        self.tables.reward(at, best, tried, depth);
+    }
+}
+
+/// How many quiet moves a node at `depth` tries before it prunes the rest
+/// (late-move pruning), fewer when the side to move is not improving.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    if depth > 7 {
+        return usize::MAX;
+    }
+    let limit = 3 + depth * depth;
+    (if improving { limit } else { limit / 2 }) as usize
 }
 
 /// SplitMix64's finaliser: a well-mixed hash of `x`.
@@ -866,6 +983,16 @@ mod tests {
 
     use super::*;
     use crate::Level;
+
+    /// The main thread of a search of `job`, with fresh move tables.
+    fn worker<'a, P: Searchable>(
+        job: &'a Job<P>,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+    ) -> Worker<'a, P> {
+        let tables = HistoryPool::default().take::<P>();
+        Worker::new(job, tt, control, Instant::now(), 0, tables)
+    }
 
     /// A search of `root` at full strength after `history`, with no limits.
     fn job<P: Searchable>(root: P, history: Vec<Reached>) -> Job<P> {
@@ -890,7 +1017,7 @@ mod tests {
         };
         let job = job(root, vec![reached]);
         let (tt, control) = (TranspositionTable::new(1), Control::default());
-        let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+        let mut worker = worker(&job, &tt, &control);
         // Position 4 repeats position 0; Sente is to move at both.
         worker.keys = vec![1, 2, 3, 4, 1];
         worker.checks = checks.to_vec();
@@ -939,7 +1066,7 @@ mod tests {
             ([false; 5], 0),
         ] {
             let job = job(root.clone(), history(chases));
-            let worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+            let worker = worker(&job, &tt, &control);
             assert_eq!(
                 worker.repetition(&job.root, 0),
                 Some(expected),
@@ -956,7 +1083,7 @@ mod tests {
         let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
         let job = job(root, Vec::new());
         let (tt, control) = (TranspositionTable::new(1), Control::default());
-        let mut worker = Worker::new(&job, &tt, &control, Instant::now(), 0);
+        let mut worker = worker(&job, &tt, &control);
         let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
         assert_eq!(first, mate_in(1));
         // Deeper in quiescence only captures are tried: it stands pat.

@@ -14,6 +14,7 @@
 //! bits 32-39  depth (u8)
 //! bits 40-41  bound (1 upper, 2 lower, 3 exact)
 //! bits 42-47  generation (the search that wrote it, mod 64)
+//! bits 48-63  static evaluation (i16; i16::MIN: none, the side was in check)
 //! ```
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -40,7 +41,12 @@ pub(crate) struct Probe {
     pub(crate) depth: i32,
     /// What the score bounds.
     pub(crate) bound: Bound,
+    /// The position's static evaluation, unless its side was in check.
+    pub(crate) eval: Option<i32>,
 }
+
+/// The stored evaluation of a position in check, which has none.
+const NO_EVAL: i16 = i16::MIN;
 
 #[derive(Default)]
 struct Entry {
@@ -111,12 +117,24 @@ impl TranspositionTable {
             score: i32::from((data >> 16) as u16 as i16),
             depth: i32::from((data >> 32) as u8),
             bound,
+            eval: Some((data >> 48) as u16 as i16)
+                .filter(|&eval| eval != NO_EVAL)
+                .map(i32::from),
         })
     }
 
-    /// Stores a search result for `key`. A deeper entry of another position
-    /// from this search is kept; a stored move is kept when `mv` is none.
-    pub(crate) fn store(&self, key: u64, mv: u16, score: i32, depth: i32, bound: Bound) {
+    /// Stores a search result for `key`, with the position's static
+    /// evaluation. A deeper entry of another position from this search is
+    /// kept; a stored move is kept when `mv` is none.
+    pub(crate) fn store(
+        &self,
+        key: u64,
+        mv: u16,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        eval: Option<i32>,
+    ) {
         let entry = self.slot(key);
         let generation = u64::from(self.generation.load(Ordering::Relaxed) & 63);
         let old_data = entry.data.load(Ordering::Relaxed);
@@ -128,12 +146,15 @@ impl TranspositionTable {
             return;
         }
         let mv = if mv == 0 && same { old_data as u16 } else { mv };
-        let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        let to_i16 = |value: i32| value.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX)) as i16;
+        let score = to_i16(score);
+        let eval = eval.map_or(NO_EVAL, to_i16);
         let data = u64::from(mv)
             | u64::from(score as u16) << 16
             | (depth.clamp(0, 255) as u64) << 32
             | (bound as u64) << 40
-            | generation << 42;
+            | generation << 42
+            | u64::from(eval as u16) << 48;
         entry.data.store(data, Ordering::Relaxed);
         entry.check.store(key ^ data, Ordering::Relaxed);
     }
@@ -162,18 +183,18 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
         assert!(tt.probe(key).is_none());
-        tt.store(key, 0x8123, -31_000, 7, Bound::Lower);
+        tt.store(key, 0x8123, -31_000, 7, Bound::Lower, Some(-250));
         let probe = tt.probe(key).unwrap();
         assert_eq!(
-            (probe.mv, probe.score, probe.depth, probe.bound),
-            (0x8123, -31_000, 7, Bound::Lower)
+            (probe.mv, probe.score, probe.depth, probe.bound, probe.eval),
+            (0x8123, -31_000, 7, Bound::Lower, Some(-250))
         );
         // A move-less store of the same position keeps the move.
-        tt.store(key, 0, 12, 8, Bound::Exact);
+        tt.store(key, 0, 12, 8, Bound::Exact, None);
         let probe = tt.probe(key).unwrap();
         assert_eq!(
-            (probe.mv, probe.score, probe.bound),
-            (0x8123, 12, Bound::Exact)
+            (probe.mv, probe.score, probe.bound, probe.eval),
+            (0x8123, 12, Bound::Exact, None)
         );
         // Another key in the same slot does not read as this one.
         assert!(tt.probe(key ^ 1).is_none());
