@@ -180,6 +180,32 @@ mod tests {
     }
 
     #[test]
+    fn the_counter_move_comes_after_the_killers_then_history_orders_quiets() {
+        let sfen = "4k4/9/9/9/9/9/9/9/K7S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let packed = |text: &str| shogi::Position::pack(pos.parse_move(text).unwrap());
+        let mut history = vec![0; 1 << 16];
+        history[usize::from(packed("1i2h"))] = 500;
+        history[usize::from(packed("9i8h"))] = 100;
+        let hints = Hints {
+            tt_move: 0,
+            killers: [packed("9i9h"), 0],
+            counter_move: packed("1i1h"),
+            history: &history,
+            continuations: [None; 2],
+        };
+        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
+        let mut next = || {
+            let (mv, score) = picker.next().unwrap();
+            (mv.to_string(), is_refutation(score))
+        };
+        assert_eq!(next(), ("9i9h".to_owned(), true));
+        assert_eq!(next(), ("1i1h".to_owned(), true));
+        assert_eq!(next(), ("1i2h".to_owned(), false));
+        assert_eq!(next(), ("9i8h".to_owned(), false));
+    }
+
+    #[test]
     fn a_losing_capture_comes_after_the_killers() {
         // The rook on 5h can take the pawn on 5d, which the gold on 5c defends
         // (SEE: -1835); 1i1h is a killer.

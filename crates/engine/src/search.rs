@@ -230,6 +230,8 @@ struct Worker<'a, P: Searchable> {
     /// line ([`Searchable::piece_to`]; `None`: the null move).
     moved: [Option<usize>; MAX_PLY + 1],
     killers: [[u16; 2]; MAX_PLY + 1],
+    /// The move a singular-extension search at each ply leaves out (0: none).
+    excluded: [u16; MAX_PLY + 1],
     /// Histories and counter moves, lent by the engine for this search.
     tables: Histories,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply`.
@@ -291,6 +293,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             played: [0; MAX_PLY + 1],
             moved: [None; MAX_PLY + 1],
             killers: [[0; 2]; MAX_PLY + 1],
+            excluded: [0; MAX_PLY + 1],
             tables,
             pv: vec![Line::new(); MAX_PLY + 1],
             reductions,
@@ -585,9 +588,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
 
         let key = pos.key();
+        // A search that leaves a move out must not take the table's word
+        // for the whole node, nor leave its own there.
+        let excluded = self.excluded[ply];
         let entry = self.tt.probe(key);
         let tt_move = entry.map_or(0, |e| e.mv);
-        if let Some(entry) = entry.filter(|e| !pv_node && e.depth >= depth) {
+        if let Some(entry) = entry.filter(|e| !pv_node && excluded == 0 && e.depth >= depth) {
             let score = from_tt(entry.score, ply);
             match entry.bound {
                 Bound::Exact => return score,
@@ -624,7 +630,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             _ => static_eval,
         });
-        if let Some(eval) = eval.filter(|_| !pv_node && !is_mate(beta)) {
+        if let Some(eval) = eval.filter(|_| !pv_node && excluded == 0 && !is_mate(beta)) {
             // Reverse futility: far enough above beta near the leaves, stop.
             if depth <= 6 && eval - 100 * depth + 50 * i32::from(improving) >= beta {
                 return eval;
@@ -679,6 +685,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let mut quiets_seen = 0;
         let mut index = 0;
         while let Some((mv, order)) = picker.next() {
+            let packed = P::pack(mv);
+            if packed == excluded {
+                continue;
+            }
             index += 1;
             let quiet = pos.captured_value(mv).is_none() && !pos.is_promotion(mv);
             if quiet {
@@ -709,11 +719,42 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             // Check extension; in the drop games, where checks by drops are
             // many, only for checks that do not just give the piece away.
-            let extension = i32::from(
-                gives_check
-                    && (ply as i32) < 2 * self.root_depth
-                    && (!P::DROPS || pos.see(mv) >= 0),
-            );
+            let may_extend = (ply as i32) < 2 * self.root_depth;
+            let mut extension =
+                i32::from(may_extend && gives_check && (!P::DROPS || pos.see(mv) >= 0));
+            // Singular extension: the table's move, when every other move
+            // falls well short of its score in a shallower search, is the
+            // only move here and is searched a ply deeper. When even the
+            // others beat beta, several moves refute the node (multi-cut).
+            if let Some(entry) = entry.filter(|e| {
+                packed == tt_move
+                    && !root
+                    && excluded == 0
+                    && depth >= 8
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && !is_mate(e.score)
+            }) {
+                let singular_beta = from_tt(entry.score, ply) - 2 * depth;
+                self.excluded[ply] = packed;
+                let score = self.search(
+                    pos,
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = 0;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = i32::from(may_extend);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
             let new_depth = depth - 1 + extension;
             // Late-move reductions: quiet moves and losing captures late in
             // the order, less for good history, more when not improving.
@@ -730,7 +771,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
                 reduction = reduction.clamp(0, (new_depth - 1).max(0));
             }
-            let packed = P::pack(mv);
             let piece_to = pos.piece_to(mv);
             self.played[ply] = packed;
             self.moved[ply] = Some(piece_to);
@@ -780,6 +820,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if quiet {
                 let _ = quiets.try_push((packed, piece_to));
             }
+        }
+        if excluded != 0 {
+            // Only the excluded move was left: the node is singular.
+            return if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            };
         }
         let bound = if best_score >= beta {
             Bound::Lower
