@@ -53,7 +53,7 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
 
     /// Whether `mv` may give check, discovered checks included: `false`
     /// only when it surely does not, so the search may prune a quiet move
-    /// without playing it. Xiangqi always answers `true`.
+    /// without playing it.
     fn may_give_check(&self, _mv: Self::Move) -> bool {
         true
     }
@@ -178,6 +178,20 @@ impl Searchable for xiangqi::Position {
         false
     }
 
+    fn may_give_check(&self, mv: xiangqi::Move) -> bool {
+        // Chariots, cannons and soldiers check along the general's file or
+        // rank, horses from within two points; a piece leaving or entering
+        // those lines may open a line or make or take a cannon's screen, and
+        // one leaving a point next to the general may free a horse's leg.
+        let general = self.general_square(self.turn().opponent());
+        let (file, rank) = (general.file(), general.rank());
+        let on_line = |sq: xiangqi::Square| sq.file() == file || sq.rank() == rank;
+        let within = |sq: xiangqi::Square, steps: u8| {
+            sq.file().abs_diff(file) <= steps && sq.rank().abs_diff(rank) <= steps
+        };
+        on_line(mv.from) || on_line(mv.to) || within(mv.to, 2) || within(mv.from, 1)
+    }
+
     /// The sixty-move rule, and no piece left on either side that could
     /// cross the river (chariot, horse, cannon, soldier).
     fn rule_draw(&self) -> bool {
@@ -217,6 +231,45 @@ mod tests {
             &Settings::default(),
         ));
         all_distinct(&xiangqi::Position::startpos());
+    }
+
+    /// Every legal move that gives check is one `may_give_check` admits.
+    fn checks_are_admitted<P: Searchable>(pos: &P) -> usize {
+        let mut checks = 0;
+        for &mv in &pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            if after.is_check() {
+                assert!(pos.may_give_check(mv), "{} gives check", P::to_any(mv));
+                checks += 1;
+            }
+        }
+        checks
+    }
+
+    #[test]
+    fn may_give_check_admits_every_check() {
+        // Horse, chariot, cannon (with and without a screen) and soldier
+        // checks, a discovered check by a cannon's screen leaving, and a
+        // horse whose leg is freed.
+        for fen in [
+            "3k5/9/4C4/9/2H6/9/9/4R4/9/4K4 w - - 0 1",
+            "3k5/4a4/9/3P5/9/9/2H1C4/9/9/3RK4 w - - 0 1",
+            "4k4/4a4/3h5/4c4/4P4/9/9/9/9/3K1R3 w - - 0 1",
+            // Only a horse's move off the lines; only a leg freed far away.
+            "3k5/9/9/9/5H3/9/9/9/9/4K4 w - - 0 1",
+            "3k5/2R6/2H6/9/9/9/9/9/9/4K4 w - - 0 1",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        ] {
+            let pos = xiangqi::Position::from_fen(fen).unwrap();
+            let mut checks = checks_are_admitted(&pos);
+            // And from the other side's view.
+            checks += checks_are_admitted(&pos.pass().unwrap());
+            assert!(fen.starts_with("rnb") || checks > 0, "{fen}");
+        }
+        let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        assert!(checks_are_admitted(&pos) > 0);
     }
 
     fn piece_to_is_in_range<P: Searchable>(pos: &P) {
