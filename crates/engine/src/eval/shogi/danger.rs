@@ -171,14 +171,16 @@ pub(super) fn danger_units(pos: &Position, w: &ShogiWeights, attacks: &Attacks, 
         (unguarded | attacks.twice[t].and_not(attacks.guarded[u])).and_not(pos.pieces_of(them));
     let enemy_pawns = pos.pieces(them, Role::Pawn);
     for (kind, role) in KIND_ROLES.into_iter().enumerate() {
+        let nifu = role == Role::Pawn && (enemy_pawns & file_mask(king.file())).is_any();
+        let by_drop = kind < 7 && hand.get(role) > 0 && !nifu;
+        let by_move = attacks.by_kind[t][kind] & move_safe;
+        if !by_drop && by_move.is_empty() {
+            continue;
+        }
         // An enemy piece moving like `role` checks from where ours would attack.
         let checks_from = pos.attacks_from(us, role, king);
-        let mut safe = checks_from & attacks.by_kind[t][kind] & move_safe;
-        let nifu = role == Role::Pawn && (enemy_pawns & file_mask(king.file())).is_any();
-        if kind < 7 && hand.get(role) > 0 && !nifu {
-            safe |= checks_from & drop_safe;
-        }
-        if safe.is_any() {
+        let drops = if by_drop { drop_safe } else { Bitboard::EMPTY };
+        if (checks_from & (by_move | drops)).is_any() {
             danger += w.danger_check[kind];
         }
     }
