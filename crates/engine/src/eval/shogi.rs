@@ -6,6 +6,9 @@
 //! - king safety: the king on its own back ranks, golds and silvers around
 //!   it, enemy pieces close to it;
 //! - attack: promoted pieces and golds near the enemy king;
+//! - king danger: enemy attackers on the squares around each king, its
+//!   unguarded squares, enemy pieces in hand, safe checks and escape
+//!   squares, squared (the `danger` module);
 //! - mobility: squares the bishop, rook, horse and dragon reach;
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
@@ -16,7 +19,10 @@
 use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};
 
+use self::danger::Attacks;
 use super::{Evaluate, distance};
+
+mod danger;
 
 /// The value of a piece on the board, by [`Role::index`], that orders
 /// captures in all three games: fixed, whatever the tuned weights say.
@@ -70,61 +76,107 @@ weights! {
         /// Annan: the percentage of the difference to its stronger
         /// supporter that a supported piece gains.
         pub support_percent: i32,
+        /// King danger units (see `danger`), from here on. Always added.
+        pub danger_base: i32,
+        /// Per enemy piece attacking the king's zone, by attacking kind
+        /// (pawn, lance, knight, silver, gold-like, bishop, rook, horse, dragon).
+        pub danger_attacker: [i32; danger::KINDS],
+        /// Per zone square the enemy attacks.
+        pub danger_attacked: i32,
+        /// Per zone square the enemy attacks and no piece but the king guards.
+        pub danger_weak: i32,
+        /// Per zone square the king's own pieces (not the king) guard.
+        pub danger_guarded: i32,
+        /// Per piece in the enemy's hand, by [`Role::index`].
+        pub danger_hand: [i32; 7],
+        /// When the enemy has a safe check by a move or a drop, by kind.
+        pub danger_check: [i32; danger::KINDS],
+        /// Per square the king can step to.
+        pub danger_escape: i32,
+        /// The most king danger may cost, in centipawns.
+        pub danger_cap: i32,
     }
 }
 
 /// Shogi's weights.
 const SHOGI: ShogiWeights = ShogiWeights {
     board: [
-        96, 280, 330, 520, 530, 780, 970, 0, 570, 550, 520, 570, 1030, 1270,
+        124, 252, 358, 508, 558, 808, 942, 0, 542, 522, 492, 542, 1014, 1298,
     ],
-    hand: [95, 360, 396, 590, 616, 900, 1120],
-    mobility: 24,
-    tempo: 28,
-    king_home: 50,
-    king_per_rank: -45,
-    defender_next: 55,
-    defender_near: -5,
-    pawn_per_rank: -5,
-    attacker_near_king: 32,
-    other_near_king: 25,
+    hand: [103, 332, 368, 562, 644, 908, 1092],
+    mobility: 10,
+    tempo: 26,
+    king_home: 38,
+    king_per_rank: -17,
+    defender_next: 83,
+    defender_near: -33,
+    pawn_per_rank: -11,
+    attacker_near_king: 60,
+    other_near_king: -3,
     support_percent: 25,
+    danger_base: -72,
+    danger_attacker: [38, 24, 53, 68, 68, 52, 44, 88, 98],
+    danger_attacked: 43,
+    danger_weak: 48,
+    danger_guarded: 12,
+    danger_hand: [33, 31, 8, 54, 63, 58, 28],
+    danger_check: [48, 68, 88, 88, 98, 78, 108, 108, 128],
+    danger_escape: -6,
+    danger_cap: 1528,
 };
 
 /// Minishogi's weights.
 const MINISHOGI: ShogiWeights = ShogiWeights {
     board: [
-        170, 300, 350, 570, 620, 830, 888, 0, 620, 530, 540, 480, 1104, 1320,
+        200, 300, 350, 600, 650, 800, 874, 0, 590, 530, 540, 510, 1134, 1350,
     ],
-    hand: [185, 340, 400, 640, 690, 850, 1030],
-    mobility: 21,
-    tempo: 90,
-    king_home: 100,
-    king_per_rank: 37,
-    defender_next: 105,
-    defender_near: 85,
-    pawn_per_rank: -13,
-    attacker_near_king: 82,
-    other_near_king: 75,
+    hand: [215, 340, 400, 646, 720, 820, 1000],
+    mobility: 15,
+    tempo: 120,
+    king_home: 130,
+    king_per_rank: 15,
+    defender_next: 115,
+    defender_near: 115,
+    pawn_per_rank: -43,
+    attacker_near_king: 112,
+    other_near_king: 85,
     support_percent: 25,
+    danger_base: -70,
+    danger_attacker: [34, 20, 25, 70, 70, 70, 69, 90, 100],
+    danger_attacked: 45,
+    danger_weak: 50,
+    danger_guarded: 4,
+    danger_hand: [35, 15, 20, 60, 65, 16, 29],
+    danger_check: [50, 40, 60, 90, 100, 80, 110, 110, 130],
+    danger_escape: 20,
+    danger_cap: 1510,
 };
 
 /// Annan's weights.
 const ANNAN: ShogiWeights = ShogiWeights {
     board: [
-        73, 293, 320, 477, 528, 770, 979, -21, 555, 543, 570, 520, 1020, 1280,
+        46, 323, 350, 448, 558, 740, 949, -42, 525, 513, 540, 490, 1050, 1310,
     ],
-    hand: [85, 326, 370, 600, 650, 890, 1070],
-    mobility: 34,
-    tempo: 50,
-    king_home: 60,
-    king_per_rank: 5,
-    defender_next: 65,
-    defender_near: -15,
-    pawn_per_rank: 20,
-    attacker_near_king: 42,
-    other_near_king: 35,
-    support_percent: 25,
+    hand: [55, 308, 340, 570, 680, 860, 1100],
+    mobility: 22,
+    tempo: 80,
+    king_home: 90,
+    king_per_rank: -25,
+    defender_next: 95,
+    defender_near: -45,
+    pawn_per_rank: -10,
+    attacker_near_king: 72,
+    other_near_king: 65,
+    support_percent: 23,
+    danger_base: -70,
+    danger_attacker: [16, 50, 55, 70, 70, 70, 70, 90, 99],
+    danger_attacked: 45,
+    danger_weak: 50,
+    danger_guarded: 10,
+    danger_hand: [19, 45, 8, 0, 65, 60, 70],
+    danger_check: [50, 70, 90, 90, 100, 80, 110, 110, 130],
+    danger_escape: 20,
+    danger_cap: 1530,
 };
 
 /// The value of `role` standing on the board.
@@ -198,8 +250,7 @@ impl Evaluate for Position {
             score += sign(color) * in_hand;
         }
         let annan = variant == Variant::Annan;
-        // Minishogi pieces stand on the same 81-square numbering.
-        for index in 0..81 {
+        for index in self.occupied().iter() {
             let Some(sq) = Square::from_index(index) else {
                 continue;
             };
@@ -208,23 +259,16 @@ impl Evaluate for Position {
             };
             let mut value = piece_score(w, piece, sq, size, kings);
             // Annan: the piece moves like its supporter, if it has one.
-            let supporter = if annan {
-                support(self, piece, sq, size)
-            } else {
-                None
-            };
-            let mover = match supporter {
-                Some(supporter) => {
-                    value += supported_bonus(w, piece, supporter);
-                    Piece {
-                        role: supporter.role,
-                        ..piece
-                    }
-                }
-                None => piece,
-            };
-            value += w.mobility * slider_reach(self, mover, sq, size);
+            if annan && let Some(supporter) = support(self, piece, sq, size) {
+                value += supported_bonus(w, piece, supporter);
+            }
             score += sign(piece.color) * value;
+        }
+        let attacks = Attacks::new(self, size);
+        for color in Color::ALL {
+            let danger = danger::danger_units(self, w, &attacks, color);
+            let value = w.mobility * attacks.reach[color.index()] - danger::danger_score(w, danger);
+            score += sign(color) * value;
         }
         let us = self.turn();
         sign(us) * score + w.tempo
@@ -312,41 +356,6 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
     score
 }
 
-/// Squares a bishop, rook, horse or dragon reaches along its lines (empty,
-/// or holding an enemy piece): a boxed-in slider is worth less. In annan,
-/// `piece` carries the role whose movement it borrows.
-fn slider_reach(pos: &Position, piece: Piece, sq: Square, size: u8) -> i32 {
-    const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-    let directions: &[(i8, i8)] = match piece.role {
-        Role::Bishop | Role::Horse => &DIAGONALS,
-        Role::Rook | Role::Dragon => &LINES,
-        _ => return 0,
-    };
-    let mut reach = 0;
-    for &(df, dr) in directions {
-        let (mut file, mut rank) = (sq.file() as i8, sq.rank() as i8);
-        loop {
-            file += df;
-            rank += dr;
-            if !(1..=size as i8).contains(&file) || !(1..=size as i8).contains(&rank) {
-                break;
-            }
-            let Some(target) = Square::new(file as u8, rank as u8) else {
-                break;
-            };
-            match pos.piece_at(target) {
-                None => reach += 1,
-                Some(other) => {
-                    reach += i32::from(other.color != piece.color);
-                    break;
-                }
-            }
-        }
-    }
-    reach
-}
-
 /// Annan: a piece standing in front of a stronger friendly piece moves like
 /// it, so it is worth part of the difference.
 fn supported_bonus(w: &ShogiWeights, piece: Piece, supporter: Piece) -> i32 {
@@ -403,32 +412,13 @@ mod tests {
 
     #[test]
     fn an_open_rook_is_worth_more_than_a_boxed_one() {
-        // The same material: Sente's rook on 5e (open lines) or 9i (behind its own pieces).
+        // The same material: Sente's rook on 4e (open lines) or 9i (behind its own pieces).
         let open = pos("4k4/9/9/9/5R3/9/9/P8/LN2K4 b - 1", Variant::Shogi);
         let boxed = pos("4k4/9/9/9/9/9/9/P8/RN2K4 b L 1", Variant::Shogi);
-        assert!(
-            slider_reach(
-                &open,
-                Piece {
-                    color: Color::Sente,
-                    role: Role::Rook
-                },
-                Square::new(4, 5).unwrap(),
-                9
-            ) >= 14
-        );
-        assert_eq!(
-            slider_reach(
-                &boxed,
-                Piece {
-                    color: Color::Sente,
-                    role: Role::Rook
-                },
-                Square::new(9, 9).unwrap(),
-                9
-            ),
-            0
-        );
+        let sente = Color::Sente.index();
+        // 4e reaches 4 squares up, 4 down, 5 towards file 9 and 3 towards file 1.
+        assert_eq!(Attacks::new(&open, 9).reach[sente], 16);
+        assert_eq!(Attacks::new(&boxed, 9).reach[sente], 0);
     }
 
     #[test]
@@ -437,5 +427,133 @@ mod tests {
         let backed = pos("4k4/9/9/9/5P3/5R3/9/9/4K4 b - 1", Variant::Annan);
         let apart = pos("4k4/9/9/9/5P3/9/3R5/9/4K4 b - 1", Variant::Annan);
         assert!(backed.evaluate() > apart.evaluate() + 100);
+    }
+
+    /// `pos` turned half a circle with the colours swapped, hands and side
+    /// to move included: the same position for the other player.
+    fn flipped(pos: &Position) -> Position {
+        let size = board_size(pos.variant());
+        let setup = pos.to_setup();
+        let mut board = [None; 81];
+        for (index, piece) in setup.board.iter().enumerate() {
+            if let Some(piece) = piece {
+                let sq = Square::from_index(index as u8).unwrap();
+                let to = Square::new(size + 1 - sq.file(), size + 1 - sq.rank()).unwrap();
+                board[usize::from(to.index())] = Some(Piece {
+                    color: piece.color.opponent(),
+                    role: piece.role,
+                });
+            }
+        }
+        let setup = rules::shogi::Setup {
+            board,
+            hands: [setup.hands[1], setup.hands[0]],
+            turn: setup.turn.opponent(),
+            move_number: setup.move_number,
+        };
+        Position::new(setup, pos.variant(), pos.dead_piece_setting()).unwrap()
+    }
+
+    #[test]
+    fn both_players_see_a_position_alike() {
+        // Random playouts: the colour-flipped position is worth the same to
+        // its side to move, king danger and annan support included.
+        for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
+            for seed in 1..=4u64 {
+                let mut random = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mut pos = Position::startpos(variant, &Settings::default());
+                for _ in 0..120 {
+                    let flip = flipped(&pos);
+                    assert_eq!(flip.evaluate(), pos.evaluate(), "{variant} {pos}");
+                    let moves = rules::Position::legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    rules::Position::play_unchecked(
+                        &mut pos,
+                        moves[(random % moves.len() as u64) as usize],
+                    );
+                }
+            }
+        }
+    }
+
+    /// The danger units of `color`'s king in `pos` under Shogi's weights.
+    fn danger_of(pos: &Position, color: Color) -> i32 {
+        let attacks = Attacks::new(pos, board_size(pos.variant()));
+        danger::danger_units(pos, &SHOGI, &attacks, color)
+    }
+
+    #[test]
+    fn attackers_near_the_king_and_pieces_in_hand_are_dangerous() {
+        // Gote's gold and silver on 4g and 6g, in front of Sente's king on
+        // 5i, or beside Gote's own king on 4a and 6a; the same material.
+        let attacked = pos("4k4/9/9/9/9/9/3g1s3/9/4K4 b - 1", Variant::Shogi);
+        let at_home = pos("3gks3/9/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi);
+        let with_rook = pos("4k4/9/9/9/9/9/3g1s3/9/4K4 b r 1", Variant::Shogi);
+        let sente = Color::Sente;
+        assert!(danger_of(&attacked, sente) > danger_of(&at_home, sente));
+        assert!(danger_of(&with_rook, sente) > danger_of(&attacked, sente));
+        // Danger costs more than linearly: the rook in hand adds more
+        // than its own value to what the attack already costs.
+        let cost = |p: &Position| danger::danger_score(&SHOGI, danger_of(p, sente));
+        let rook_added = cost(&with_rook) - cost(&attacked);
+        assert!(cost(&attacked) > 0 && rook_added > cost(&attacked) / 2);
+        // And the evaluation pays it.
+        let without_danger = ShogiWeights {
+            danger_cap: 0,
+            ..SHOGI
+        };
+        assert_eq!(
+            with_rook.evaluate_with(&without_danger) - with_rook.evaluate(),
+            cost(&with_rook) - danger::danger_score(&SHOGI, danger_of(&with_rook, Color::Gote))
+        );
+        assert!(with_rook.evaluate() < attacked.evaluate() - SHOGI.hand[Role::Rook.index()]);
+    }
+
+    #[test]
+    fn a_supported_drop_check_is_safe_and_a_lone_one_is_not() {
+        // Gote holds a gold. With a Gote pawn on 5g, a gold dropped on 5h
+        // checks Sente's king on 5i and the king cannot take it; with the
+        // pawn on 1g every gold check is next to the king and unsupported.
+        let supported = pos("4k4/9/9/9/9/9/4p4/9/4K4 b g 1", Variant::Shogi);
+        let lone = pos("4k4/9/9/9/9/9/p8/9/4K4 b g 1", Variant::Shogi);
+        let no_checks = ShogiWeights {
+            danger_check: [0; danger::KINDS],
+            ..SHOGI
+        };
+        let units = |p: &Position, w: &ShogiWeights| {
+            danger::danger_units(p, w, &Attacks::new(p, 9), Color::Sente)
+        };
+        let gold = SHOGI.danger_check[4];
+        assert_eq!(
+            units(&supported, &SHOGI) - units(&supported, &no_checks),
+            gold
+        );
+        assert_eq!(units(&lone, &SHOGI), units(&lone, &no_checks));
+    }
+
+    #[test]
+    fn at_the_start_the_enemy_adds_no_king_danger() {
+        // No enemy piece reaches a king's zone, no hands, no checks: only
+        // the terms of the king's own side (base, guards, escapes) remain.
+        // (Not so in annan, where the pawn in front of the bishop moves
+        // like it and reaches 6g/4c, or in minishogi, where the rook sees
+        // the square in front of the enemy king.)
+        let own_terms_only = ShogiWeights {
+            danger_base: 0,
+            danger_guarded: 0,
+            danger_escape: 0,
+            ..SHOGI
+        };
+        let start = Position::startpos(Variant::Shogi, &Settings::default());
+        let attacks = Attacks::new(&start, 9);
+        for color in Color::ALL {
+            let units = danger::danger_units(&start, &own_terms_only, &attacks, color);
+            assert_eq!(units, 0, "{color:?}");
+        }
     }
 }

@@ -378,8 +378,38 @@ impl Position {
 
     /// `color`'s pieces of kind `role`.
     #[inline]
-    pub(super) fn pieces(&self, color: Color, role: Role) -> Bitboard {
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
         self.by_role[role.index()] & self.by_color[color.index()]
+    }
+
+    /// All of `color`'s pieces.
+    #[inline]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// For each kind, by [`Role::index`], `color`'s pieces that move like
+    /// it now: their own kind, or in annan the kind of the friendly piece
+    /// behind them. What an evaluation needs to count attacks in all three
+    /// games alike.
+    #[inline]
+    pub fn movers(&self, color: Color) -> [Bitboard; 14] {
+        if self.variant == Variant::Annan {
+            annan::movers(self, color)
+        } else {
+            let own = self.by_color[color.index()];
+            self.by_role.map(|bb| bb & own)
+        }
+    }
+
+    /// The squares a `color` piece moving like `role` would attack from
+    /// `sq` on this board (the pieces standing here block sliders; the
+    /// squares themselves may hold pieces of either colour). Read backwards
+    /// from a king's square with the king's colour, it gives the squares an
+    /// enemy piece of that kind checks from.
+    #[inline]
+    pub fn attacks_from(&self, color: Color, role: Role, sq: Square) -> Bitboard {
+        attacks::attacks(color, role, sq, self.occupied()) & self.board_mask()
     }
 
     /// `color`'s promotion zone: its enemy camp (three ranks; one in minishogi).

@@ -1,0 +1,202 @@
+//! King danger in the shogi family, after the classical chess engines' king
+//! safety: for each king, the enemy pieces attacking the squares around it,
+//! those squares left unguarded, the enemy's pieces in hand, the safe checks
+//! the enemy has by a move or a drop, and the king's escape squares add up
+//! to a number of danger units, and the king's side loses their square
+//! (capped): one attacker is a nuisance, three with drops behind them are a
+//! mating attack.
+//!
+//! Annan counts each piece with the movement it borrows as the board stands
+//! ([`Position::movers`]); a piece moving to a checking square, or dropped
+//! there, is taken to move by its own kind, although its new supporter may
+//! change that.
+
+use rules::Bitboard;
+use rules::shogi::{Color, Position, Role, Square};
+
+use super::ShogiWeights;
+
+/// The attacking kinds king danger tells apart: pawn, lance, knight,
+/// silver, gold (with the promoted pawn, lance, knight and silver that move
+/// like it), bishop, rook, horse, dragon. The king itself is not one.
+pub(super) const KINDS: usize = 9;
+
+/// The role each kind moves like, by kind; the first seven are also the
+/// kinds that can be dropped.
+const KIND_ROLES: [Role; KINDS] = [
+    Role::Pawn,
+    Role::Lance,
+    Role::Knight,
+    Role::Silver,
+    Role::Gold,
+    Role::Bishop,
+    Role::Rook,
+    Role::Horse,
+    Role::Dragon,
+];
+
+/// Danger units `d` cost `d² / DANGER_SCALE` centipawns (up to the cap).
+const DANGER_SCALE: i32 = 1024;
+
+/// The kind a piece moving like `role` attacks as, `None` for the king.
+fn kind(role: Role) -> Option<usize> {
+    match role {
+        Role::Pawn => Some(0),
+        Role::Lance => Some(1),
+        Role::Knight => Some(2),
+        Role::Silver => Some(3),
+        Role::Gold
+        | Role::Tokin
+        | Role::PromotedLance
+        | Role::PromotedKnight
+        | Role::PromotedSilver => Some(4),
+        Role::Bishop => Some(5),
+        Role::Rook => Some(6),
+        Role::King => None,
+        Role::Horse => Some(7),
+        Role::Dragon => Some(8),
+    }
+}
+
+/// The squares of one file, numbered as [`Square::index`] numbers them.
+fn file_mask(file: u8) -> Bitboard {
+    Bitboard(0x1ff << (9 * u32::from(file - 1)))
+}
+
+/// The squares around `color`'s king on `king`: its neighbours, its own
+/// square, and the row in front of its front neighbours (where attackers
+/// gather before they check).
+fn king_zone(pos: &Position, color: Color, king: Square, size: u8) -> Bitboard {
+    let around = pos.attacks_from(color, Role::King, king).with(king.index());
+    let front = match color {
+        Color::Sente if king.rank() > 1 => Square::new(king.file(), king.rank() - 1),
+        Color::Gote if king.rank() < size => Square::new(king.file(), king.rank() + 1),
+        _ => None,
+    };
+    match front {
+        Some(front) => around | pos.attacks_from(color, Role::King, front),
+        None => around,
+    }
+}
+
+/// What each colour's pieces attack, by colour index: computed once per
+/// evaluation for the mobility and both kings' danger.
+pub(super) struct Attacks {
+    /// The squares around each king ([`king_zone`]).
+    zone: [Bitboard; 2],
+    /// Squares attacked by any piece, the king included.
+    all: [Bitboard; 2],
+    /// Squares attacked by a piece other than the king.
+    guarded: [Bitboard; 2],
+    /// Squares attacked by two pieces or more.
+    twice: [Bitboard; 2],
+    /// Squares attacked by the pieces of each kind.
+    by_kind: [[Bitboard; KINDS]; 2],
+    /// How many pieces of each kind attack the enemy king's zone.
+    zone_attackers: [[i32; KINDS]; 2],
+    /// Squares the bishops, rooks, horses and dragons reach that do not
+    /// hold their own pieces (a boxed-in slider is worth less).
+    pub(super) reach: [i32; 2],
+}
+
+impl Attacks {
+    /// The attacks of both colours in `pos`, on a board `size` squares wide.
+    pub(super) fn new(pos: &Position, size: u8) -> Attacks {
+        let zone = Color::ALL.map(|color| king_zone(pos, color, pos.king(color), size));
+        let mut attacks = Attacks {
+            zone,
+            all: [Bitboard::EMPTY; 2],
+            guarded: [Bitboard::EMPTY; 2],
+            twice: [Bitboard::EMPTY; 2],
+            by_kind: [[Bitboard::EMPTY; KINDS]; 2],
+            zone_attackers: [[0; KINDS]; 2],
+            reach: [0; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            let own = pos.pieces_of(color);
+            let enemy_zone = zone[color.opponent().index()];
+            let movers = pos.movers(color);
+            for role in Role::ALL {
+                for index in movers[role.index()].iter() {
+                    let Some(sq) = Square::from_index(index) else {
+                        continue;
+                    };
+                    let attacked = pos.attacks_from(color, role, sq);
+                    attacks.twice[c] |= attacks.all[c] & attacked;
+                    attacks.all[c] |= attacked;
+                    let Some(kind) = kind(role) else {
+                        continue;
+                    };
+                    attacks.guarded[c] |= attacked;
+                    attacks.by_kind[c][kind] |= attacked;
+                    if (attacked & enemy_zone).is_any() {
+                        attacks.zone_attackers[c][kind] += 1;
+                    }
+                    if matches!(role, Role::Bishop | Role::Rook | Role::Horse | Role::Dragon) {
+                        attacks.reach[c] += attacked.and_not(own).count() as i32;
+                    }
+                }
+            }
+        }
+        attacks
+    }
+}
+
+/// The danger units of `us`'s king: how hard the opponent attacks it,
+/// before squaring (may be negative for a well-guarded king).
+pub(super) fn danger_units(pos: &Position, w: &ShogiWeights, attacks: &Attacks, us: Color) -> i32 {
+    let them = us.opponent();
+    let (u, t) = (us.index(), them.index());
+    let king = pos.king(us);
+    let zone = attacks.zone[u];
+    let mut danger = w.danger_base;
+    for (weight, count) in w.danger_attacker.iter().zip(attacks.zone_attackers[t]) {
+        danger += weight * count;
+    }
+    let attacked = attacks.all[t] & zone;
+    danger += w.danger_attacked * attacked.count() as i32;
+    danger += w.danger_weak * attacked.and_not(attacks.guarded[u]).count() as i32;
+    danger += w.danger_guarded * (zone & attacks.guarded[u]).count() as i32;
+    let hand = pos.hand(them);
+    for role in &KIND_ROLES[..7] {
+        danger += w.danger_hand[role.index()] * i32::from(hand.get(*role));
+    }
+    // Checks the king cannot answer by taking the checker: on squares we do
+    // not attack, or that only our king guards and the enemy supports.
+    let empty = !pos.occupied();
+    let unguarded = !attacks.all[u];
+    let drop_safe = empty & (unguarded | attacks.all[t].and_not(attacks.guarded[u]));
+    let move_safe =
+        (unguarded | attacks.twice[t].and_not(attacks.guarded[u])).and_not(pos.pieces_of(them));
+    let enemy_pawns = pos.pieces(them, Role::Pawn);
+    for (kind, role) in KIND_ROLES.into_iter().enumerate() {
+        let nifu = role == Role::Pawn && (enemy_pawns & file_mask(king.file())).is_any();
+        let by_drop = kind < 7 && hand.get(role) > 0 && !nifu;
+        let by_move = attacks.by_kind[t][kind] & move_safe;
+        if !by_drop && by_move.is_empty() {
+            continue;
+        }
+        // An enemy piece moving like `role` checks from where ours would attack.
+        let checks_from = pos.attacks_from(us, role, king);
+        let drops = if by_drop { drop_safe } else { Bitboard::EMPTY };
+        if (checks_from & (by_move | drops)).is_any() {
+            danger += w.danger_check[kind];
+        }
+    }
+    let escapes = pos
+        .attacks_from(us, Role::King, king)
+        .and_not(pos.pieces_of(us))
+        .and_not(attacks.all[t]);
+    danger + w.danger_escape * escapes.count() as i32
+}
+
+/// What `units` of danger cost the king's side, in centipawns: their square,
+/// so that attacks add up faster than linearly, up to `w.danger_cap`.
+pub(super) fn danger_score(w: &ShogiWeights, units: i32) -> i32 {
+    if units <= 0 {
+        return 0;
+    }
+    let units = units.min(8 * DANGER_SCALE);
+    (units * units / DANGER_SCALE).min(w.danger_cap)
+}
