@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
@@ -18,11 +19,17 @@ fn free_port() -> u16 {
 }
 
 fn data_dir() -> PathBuf {
+    // Parallel tests may read the same clock value: the counter keeps them apart.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let serial = NEXT.fetch_add(1, Ordering::Relaxed);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    std::env::temp_dir().join(format!("koma-serve-{}-{nanos}", std::process::id()))
+    std::env::temp_dir().join(format!(
+        "koma-serve-{}-{serial}-{nanos}",
+        std::process::id()
+    ))
 }
 
 /// Starts `koma` with `args` (and the settings as environment variables) and

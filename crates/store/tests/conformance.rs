@@ -5,16 +5,20 @@
 //! PostgreSQL database.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store, StoreError};
 
 fn unique(prefix: &str) -> String {
+    // Parallel tests may read the same clock value: the counter keeps them apart.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let serial = NEXT.fetch_add(1, Ordering::Relaxed);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    format!("{prefix}-{}-{nanos}", std::process::id())
+    format!("{prefix}-{}-{serial}-{nanos}", std::process::id())
 }
 
 fn room(id: &str, device: &str, created_at: i64) -> RoomRecord {

@@ -9,6 +9,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
@@ -23,12 +24,18 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// A fresh SQLite URL in the temp directory.
 pub fn sqlite_url() -> String {
+    // Tests run on parallel threads and may read the same clock value: the
+    // counter keeps their files apart.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    let path =
-        std::env::temp_dir().join(format!("koma-server-{}-{nanos}.sqlite", std::process::id()));
+    let serial = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "koma-server-{}-{serial}-{nanos}.sqlite",
+        std::process::id()
+    ));
     format!("sqlite://{}", path.display())
 }
 
