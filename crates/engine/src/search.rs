@@ -595,11 +595,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let tt_move = entry.map_or(0, |e| e.mv);
         if let Some(entry) = entry.filter(|e| !pv_node && excluded == 0 && e.depth >= depth) {
             let score = from_tt(entry.score, ply);
-            match entry.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
+            if entry.bound.settles(score, alpha, beta) {
+                return score;
             }
         }
 
@@ -619,14 +616,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let improving = static_eval.is_some_and(|now| self.improving(ply, now));
         // The table's score bounds the evaluation better, where it applies.
         let eval = static_eval.map(|static_eval| match entry {
-            Some(entry) if !is_mate(entry.score) => {
-                let score = from_tt(entry.score, ply);
-                let tighter = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > static_eval,
-                    Bound::Upper => score < static_eval,
-                };
-                if tighter { score } else { static_eval }
+            Some(entry)
+                if !is_mate(entry.score)
+                    && entry
+                        .bound
+                        .settles(from_tt(entry.score, ply), static_eval, static_eval) =>
+            {
+                from_tt(entry.score, ply)
             }
             _ => static_eval,
         });
@@ -766,6 +762,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 reduction -= i32::from(pv_node) + i32::from(in_check);
                 if quiet {
                     reduction -= i32::from(is_refutation(order));
+                    // The history as it stands now: the moves searched
+                    // since ordering may have changed it.
                     let hints = self.tables.hints(at, tt_move, self.killers[ply]);
                     reduction -= hints.quiet_score(pos, mv) / HISTORY_MAX;
                 }
@@ -870,11 +868,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let entry = self.tt.probe(pos.key());
         if let Some(entry) = entry {
             let score = from_tt(entry.score, ply);
-            if match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            } {
+            if entry.bound.settles(score, alpha, beta) {
                 return score;
             }
         }

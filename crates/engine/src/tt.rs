@@ -30,6 +30,18 @@ pub(crate) enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a score with this bound settles a search of window
+    /// `alpha..beta`: exact, or at least beta, or at most alpha.
+    pub(crate) fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One entry as read back.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Probe {
