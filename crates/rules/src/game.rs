@@ -253,7 +253,7 @@ mod tests {
     use core::fmt;
 
     use super::*;
-    use crate::{MoveList, ParseMoveError};
+    use crate::{MoveList, MoveSet, ParseMoveError};
 
     /// A move to toy state `to`, checking and chasing as it says.
     #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
@@ -292,9 +292,7 @@ mod tests {
         fn side_to_move(&self) -> Side {
             self.side
         }
-        fn legal_moves(&self) -> MoveList<Toy> {
-            MoveList::new()
-        }
+        fn generate_moves(&self, _: MoveSet, _: &mut MoveList<Toy>) {}
         fn check_move(&self, _: Toy) -> Result<(), IllegalMove> {
             Ok(())
         }

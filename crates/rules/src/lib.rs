@@ -36,6 +36,6 @@ pub use bitboard::Bitboard;
 pub use game::Game;
 pub use illegal::{IllegalMove, ParseMoveError};
 pub use outcome::{EndReason, Outcome};
-pub use position::{ImpasseError, MAX_LEGAL_MOVES, MoveList, Position};
+pub use position::{ImpasseError, MAX_LEGAL_MOVES, MoveList, MoveSet, Position};
 pub use settings::{AnnanDeadPiece, AnnanSetup, Handicap, Impasse, SettingError, Settings};
 pub use variant::{ParseVariantError, Side, Variant};

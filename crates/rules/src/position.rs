@@ -16,6 +16,18 @@ pub const MAX_LEGAL_MOVES: usize = 1024;
 /// A list of moves on the stack: move generation never allocates.
 pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_LEGAL_MOVES>;
 
+/// Which legal moves a generator produces.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum MoveSet {
+    /// Every legal move.
+    All,
+    /// The legal moves that change material: captures, and in the shogi
+    /// games promotions (a capture that may promote comes both ways; a
+    /// quiet move that may promote only promoting). What a quiescence
+    /// search tries, generated without the quiet moves and drops.
+    Tactical,
+}
+
 /// A legal position of one of the games, with the side to move.
 ///
 /// Implementations validate on construction: a `Position` always has both
@@ -32,7 +44,16 @@ pub trait Position: Clone + fmt::Debug + fmt::Display {
     fn side_to_move(&self) -> Side;
 
     /// Every legal move, each once (a move that may promote or not counts twice).
-    fn legal_moves(&self) -> MoveList<Self::Move>;
+    fn legal_moves(&self) -> MoveList<Self::Move> {
+        let mut moves = MoveList::new();
+        self.generate_moves(MoveSet::All, &mut moves);
+        moves
+    }
+
+    /// Appends the legal moves of `set` to `out`, in the same order as
+    /// [`legal_moves`](Self::legal_moves) lists them: the form for callers
+    /// that keep their own list.
+    fn generate_moves(&self, set: MoveSet, out: &mut MoveList<Self::Move>);
 
     /// The number of legal moves; perft's leaf count.
     fn count_legal_moves(&self) -> usize {

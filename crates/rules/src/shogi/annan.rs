@@ -10,7 +10,7 @@
 use super::attacks::{self, rank_mask};
 use super::position::attackers_with;
 use super::{Color, Move, Piece, Position, Role, Square};
-use crate::{Bitboard, MoveList};
+use crate::{Bitboard, MoveList, MoveSet};
 
 /// The square directly behind `sq` for `color` (towards its own side), if on the board.
 #[inline]
@@ -186,14 +186,15 @@ fn pawn_drop_checks(pos: &Position, to: Square) -> bool {
     .is_any()
 }
 
-/// Appends every legal annan move to `out`.
-pub(super) fn generate(pos: &Position, out: &mut MoveList<Move>) {
+/// Appends the legal annan moves of `set` to `out`.
+pub(super) fn generate(pos: &Position, set: MoveSet, out: &mut MoveList<Move>) {
     let us = pos.turn;
     let own = pos.by_color[us.index()];
     let occupied = pos.occupied();
     let zone = pos.promotion_zone(us);
     let pawn_files = pos.pawn_files(us);
     let safety = KingSafety::new(pos);
+    let captures = pos.capture_targets(set);
     for from in own {
         let from = Square::from_index_unchecked(from);
         let Some(piece) = pos.piece_at(from) else {
@@ -201,17 +202,25 @@ pub(super) fn generate(pos: &Position, out: &mut MoveList<Move>) {
         };
         let like = pos.moves_like(from, piece);
         let king_moves = piece.role == Role::King;
-        for to in attacks::attacks(us, like, from, occupied) & !own {
+        let promotes = match piece.role.can_promote() {
+            false => Bitboard::EMPTY,
+            true if zone.has(from.index()) => attacks::FULL_BOARD,
+            true => zone,
+        };
+        for to in attacks::attacks(us, like, from, occupied) & !own & (captures | promotes) {
             let to = Square::from_index_unchecked(to);
             if !safety.allows(Some(from), to, king_moves) {
                 continue;
             }
-            if piece.role.can_promote() && (zone.has(from.index()) || zone.has(to.index())) {
+            if promotes.has(to.index()) {
                 out.push(Move::Normal {
                     from,
                     to,
                     promote: true,
                 });
+                if !captures.has(to.index()) {
+                    continue;
+                }
             }
             let double_pawn =
                 piece.role == Role::Pawn && from.file() != to.file() && pawn_files.has(to.index());
@@ -225,7 +234,7 @@ pub(super) fn generate(pos: &Position, out: &mut MoveList<Move>) {
         }
     }
     let hand = pos.hands[us.index()];
-    if hand.is_empty() {
+    if hand.is_empty() || set == MoveSet::Tactical {
         return;
     }
     let empty = !occupied & pos.board_mask();

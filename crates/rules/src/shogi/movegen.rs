@@ -6,29 +6,38 @@ use super::attacks::{self, FULL_BOARD};
 use super::position::attackers_with;
 use super::{Color, Move, Piece, Position, Role, Square, annan, impasse};
 use crate::{
-    AnnanDeadPiece, Bitboard, EndReason, IllegalMove, Impasse, ImpasseError, MoveList, Outcome,
-    ParseMoveError, Side, Variant,
+    AnnanDeadPiece, Bitboard, EndReason, IllegalMove, Impasse, ImpasseError, MoveList, MoveSet,
+    Outcome, ParseMoveError, Side, Variant,
 };
 
 impl Position {
-    /// Appends every legal move to `out`.
-    pub(super) fn generate(&self, out: &mut MoveList<Move>) {
+    /// Appends the legal moves of `set` to `out`.
+    pub(super) fn generate(&self, set: MoveSet, out: &mut MoveList<Move>) {
         if self.variant == Variant::Annan {
-            annan::generate(self, out);
+            annan::generate(self, set, out);
         } else {
-            self.generate_standard(out);
+            self.generate_standard(set, out);
         }
     }
 
     /// Whether the side to move has any legal move.
     pub(super) fn has_legal_move(&self) -> bool {
         let mut moves = MoveList::new();
-        self.generate(&mut moves);
+        self.generate(MoveSet::All, &mut moves);
         !moves.is_empty()
     }
 
+    /// Where a move of the side to move is tactical under `set` by its
+    /// destination alone: every square, or only the enemy's pieces.
+    pub(super) fn capture_targets(&self, set: MoveSet) -> Bitboard {
+        match set {
+            MoveSet::All => FULL_BOARD,
+            MoveSet::Tactical => self.by_color[self.turn.opponent().index()],
+        }
+    }
+
     /// Shogi and minishogi: legal moves from checkers and pins, without playing them.
-    fn generate_standard(&self, out: &mut MoveList<Move>) {
+    fn generate_standard(&self, set: MoveSet, out: &mut MoveList<Move>) {
         let us = self.turn;
         let them = us.opponent();
         let own = self.by_color[us.index()];
@@ -39,7 +48,8 @@ impl Position {
         // The king: to squares not attacked once it has left its own square.
         let enemy = self.by_color[them.index()];
         let without_king = occupied.without(ksq.index());
-        for to in attacks::king(ksq) & !own & board {
+        let captures = self.capture_targets(set);
+        for to in attacks::king(ksq) & !own & board & captures {
             let to = Square::from_index_unchecked(to);
             let enemy_movers = |role: Role| self.by_role[role.index()] & enemy;
             if attackers_with(enemy_movers, to, them, without_king).is_empty() {
@@ -73,15 +83,20 @@ impl Position {
                 to_set &= attacks::ray_through(ksq, from);
             }
             let dead = self.dead_squares(us, piece.role);
-            for to in to_set {
+            let promotes = match piece.role.can_promote() {
+                false => Bitboard::EMPTY,
+                true if zone.has(from.index()) => FULL_BOARD,
+                true => zone,
+            };
+            for to in to_set & (captures | promotes) {
                 let to = Square::from_index_unchecked(to);
-                if piece.role.can_promote() && (zone.has(from.index()) || zone.has(to.index())) {
+                if promotes.has(to.index()) {
                     out.push(Move::Normal {
                         from,
                         to,
                         promote: true,
                     });
-                    if dead.has(to.index()) {
+                    if dead.has(to.index()) || !captures.has(to.index()) {
                         continue;
                     }
                 }
@@ -94,7 +109,7 @@ impl Position {
         }
 
         let hand = self.hands[us.index()];
-        if hand.is_empty() {
+        if hand.is_empty() || set == MoveSet::Tactical {
             return;
         }
         let empty = drop_targets & !occupied & board;
@@ -269,10 +284,8 @@ impl crate::Position for Position {
         self.turn.side()
     }
 
-    fn legal_moves(&self) -> MoveList<Move> {
-        let mut moves = MoveList::new();
-        self.generate(&mut moves);
-        moves
+    fn generate_moves(&self, set: MoveSet, out: &mut MoveList<Move>) {
+        self.generate(set, out);
     }
 
     fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {

@@ -539,6 +539,20 @@ impl Position {
         self.update_check_info();
     }
 
+    /// The same position with the other side to move, as a search's null
+    /// move passes; `None` when the side to move is in check, where passing
+    /// would leave its king to be taken.
+    pub fn passed(&self) -> Option<Position> {
+        if self.checkers.is_any() {
+            return None;
+        }
+        let mut pos = self.clone();
+        pos.turn = pos.turn.opponent();
+        pos.key ^= zobrist::GOTE_TO_MOVE;
+        pos.update_check_info();
+        Some(pos)
+    }
+
     /// Recomputes the checkers and the pinned pieces (shogi, minishogi) or
     /// the uncovering squares (annan) of the side to move.
     fn update_check_info(&mut self) {

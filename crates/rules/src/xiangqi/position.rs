@@ -6,7 +6,9 @@ use super::attacks::{
     self, ADVISOR, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, LINES, SOLDIER, SOLDIER_ATTACKERS,
 };
 use super::{Color, Move, ParseFenError, Piece, Role, Setup, Square, chase};
-use crate::{Bitboard, EndReason, IllegalMove, MoveList, Outcome, ParseMoveError, Side, Variant};
+use crate::{
+    Bitboard, EndReason, IllegalMove, MoveList, MoveSet, Outcome, ParseMoveError, Side, Variant,
+};
 
 /// Zobrist keys: one per colour, role and point, then one for Black to move.
 static KEYS: [u64; 14 * 90 + 1] = crate::zobrist::keys(0x7869_616e_6771_6921);
@@ -536,6 +538,16 @@ impl Position {
         }
     }
 
+    /// The same position with the other side to move, as a search's null
+    /// move passes; `None` when the side to move is in check, where passing
+    /// would leave its general to be taken.
+    pub fn passed(&self) -> Option<Position> {
+        match self.checkers.is_any() {
+            true => None,
+            false => Some(self.with_turn(self.turn.opponent())),
+        }
+    }
+
     /// The same board with `color` to move, to ask what the side that just
     /// moved could capture next. Not a legal position in general (the other
     /// general may stand in check), so it never leaves the module.
@@ -615,18 +627,20 @@ impl crate::Position for Position {
         self.turn.side()
     }
 
-    fn legal_moves(&self) -> MoveList<Move> {
-        let mut moves = MoveList::new();
+    fn generate_moves(&self, set: MoveSet, out: &mut MoveList<Move>) {
+        let wanted = match set {
+            MoveSet::All => !Bitboard::EMPTY,
+            MoveSet::Tactical => self.by_color[self.turn.opponent().index()],
+        };
         self.generate(|from, targets| {
             let from = Square::from_index_unchecked(from);
-            for to in targets {
-                moves.push(Move {
+            for to in targets & wanted {
+                out.push(Move {
                     from,
                     to: Square::from_index_unchecked(to),
                 });
             }
         });
-        moves
     }
 
     fn count_legal_moves(&self) -> usize {
