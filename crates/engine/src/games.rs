@@ -25,6 +25,14 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// counts as the dropped piece moving to its square.
     fn piece_to(&self, mv: Self::Move) -> usize;
 
+    /// The number of (capturing piece, destination, captured kind) triples:
+    /// the size of the capture history.
+    const CAPTURES: usize;
+
+    /// The capture `mv` as an index below [`Self::CAPTURES`]: its
+    /// [`piece_to`](Self::piece_to) and the kind of piece it takes.
+    fn capture_index(&self, mv: Self::Move) -> usize;
+
     /// The move in sixteen bits, never zero, unique among the moves of a
     /// position: the form stored in the transposition and history tables.
     fn pack(mv: Self::Move) -> u16;
@@ -66,6 +74,7 @@ impl Searchable for shogi::Position {
     const HAS_CHASE_RULE: bool = false;
     const DROPS: bool = true;
     const PIECE_TO: usize = 2 * 14 * 81;
+    const CAPTURES: usize = Self::PIECE_TO * 14;
 
     fn piece_to(&self, mv: shogi::Move) -> usize {
         let role = match mv {
@@ -75,6 +84,11 @@ impl Searchable for shogi::Position {
             shogi::Move::Drop { role, .. } => role.index(),
         };
         (self.turn().index() * 14 + role) * 81 + usize::from(mv.to().index())
+    }
+
+    fn capture_index(&self, mv: shogi::Move) -> usize {
+        let taken = self.piece_at(mv.to()).map_or(0, |piece| piece.role.index());
+        self.piece_to(mv) * 14 + taken
     }
 
     /// Layout: bits 0-6 the from-square index (81 + role index for a drop),
@@ -98,9 +112,7 @@ impl Searchable for shogi::Position {
     }
 
     fn pass(&self) -> Option<shogi::Position> {
-        let mut setup = self.to_setup();
-        setup.turn = setup.turn.opponent();
-        shogi::Position::new(setup, self.variant(), self.dead_piece_setting()).ok()
+        self.passed()
     }
 
     fn declares_win(&self, rule: Impasse) -> bool {
@@ -142,10 +154,16 @@ impl Searchable for xiangqi::Position {
     const HAS_CHASE_RULE: bool = true;
     const DROPS: bool = false;
     const PIECE_TO: usize = 2 * 7 * 90;
+    const CAPTURES: usize = Self::PIECE_TO * 7;
 
     fn piece_to(&self, mv: xiangqi::Move) -> usize {
         let role = self.piece_at(mv.from).map_or(0, |piece| piece.role.index());
         (self.turn().index() * 7 + role) * 90 + usize::from(mv.to.index())
+    }
+
+    fn capture_index(&self, mv: xiangqi::Move) -> usize {
+        let taken = self.piece_at(mv.to).map_or(0, |piece| piece.role.index());
+        self.piece_to(mv) * 7 + taken
     }
 
     /// Layout: bits 0-6 the from-point index, bits 7-13 the to-point index, bit 15 set.
@@ -169,9 +187,7 @@ impl Searchable for xiangqi::Position {
         if movers == 0 {
             return None;
         }
-        let mut setup = self.to_setup();
-        setup.turn = setup.turn.opponent();
-        xiangqi::Position::new(setup).ok()
+        self.passed()
     }
 
     fn declares_win(&self, _rule: Impasse) -> bool {

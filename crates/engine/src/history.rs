@@ -1,8 +1,10 @@
-//! What the search learns about quiet moves as it goes, for ordering and
-//! reductions: butterfly history (how often a move, by its squares, cut
-//! off), counter moves (the quiet move that last refuted an opponent's
-//! move), and continuation history (how well a piece moving to a square did
-//! after a given piece moved to a given square one and two plies before).
+//! What the search learns about moves as it goes, for ordering and
+//! reductions: butterfly history (how often a quiet move, by its squares,
+//! cut off), counter moves (the quiet move that last refuted an opponent's
+//! move), continuation history (how well a piece moving to a square did
+//! after a given piece moved to a given square one and two plies before),
+//! and capture history (how often a piece taking a kind of piece on a
+//! square cut off).
 //!
 //! The tables are kept from one search of a game to the next, as in
 //! Stockfish: what refuted a plan last move usually still does. An engine
@@ -18,6 +20,8 @@ use crate::movepick::Hints;
 pub(crate) const HISTORY_MAX: i32 = 1 << 16;
 /// Bound on continuation history scores, which fit an `i16`.
 pub(crate) const CONTINUATION_MAX: i32 = 1 << 14;
+/// Bound on capture history scores, which fit an `i16`.
+pub(crate) const CAPTURE_MAX: i32 = 1 << 14;
 /// Entries per side in the butterfly and counter-move tables: one per packed move.
 const PER_SIDE: usize = 1 << 16;
 
@@ -33,6 +37,8 @@ pub(crate) struct Histories {
     /// destination). Zeroed memory from the allocator: pages a short search
     /// never touches cost nothing.
     continuation: Vec<i16>,
+    /// By [`Searchable::capture_index`].
+    captures: Vec<i16>,
 }
 
 /// Where a node stands in the line: what ordering and rewards depend on
@@ -49,12 +55,13 @@ pub(crate) struct Context {
 }
 
 impl Histories {
-    fn new(piece_to: usize) -> Histories {
+    fn new<P: Searchable>() -> Histories {
         Histories {
-            piece_to,
+            piece_to: P::PIECE_TO,
             butterfly: vec![0; 2 * PER_SIDE],
             counter_moves: vec![0; 2 * PER_SIDE],
-            continuation: vec![0; piece_to * piece_to],
+            continuation: vec![0; P::PIECE_TO * P::PIECE_TO],
+            captures: vec![0; P::CAPTURES],
         }
     }
 
@@ -69,6 +76,7 @@ impl Histories {
             continuations: at.rows.map(|row| {
                 row.map(|row| &self.continuation[row * self.piece_to..(row + 1) * self.piece_to])
             }),
+            captures: &self.captures,
         }
     }
 
@@ -85,8 +93,7 @@ impl Histories {
         if at.previous != 0 {
             self.counter_moves[at.us * PER_SIDE + usize::from(at.previous)] = packed;
         }
-        // A deep cutoff teaches more: up to a fifth of the range at once.
-        let bonus = (1500 * depth - 800).min(HISTORY_MAX / 5);
+        let bonus = bonus(depth);
         let side = &mut self.butterfly[at.us * PER_SIDE..(at.us + 1) * PER_SIDE];
         side[usize::from(packed)] = nudge(side[usize::from(packed)], bonus, HISTORY_MAX);
         for &(mv, _) in tried {
@@ -104,6 +111,29 @@ impl Histories {
             }
         }
     }
+
+    /// A move cut off at `depth`: if a capture (by
+    /// [`Searchable::capture_index`]), its score rises; those of the
+    /// captures `tried` before it fall either way.
+    pub(crate) fn reward_captures(&mut self, best: Option<usize>, tried: &[usize], depth: i32) {
+        let bonus = bonus(depth) * CAPTURE_MAX / HISTORY_MAX;
+        let mut update = |index: usize, delta: i32| {
+            let entry = &mut self.captures[index];
+            *entry = nudge(i32::from(*entry), delta, CAPTURE_MAX) as i16;
+        };
+        if let Some(best) = best {
+            update(best, bonus);
+        }
+        for &index in tried {
+            update(index, -bonus);
+        }
+    }
+}
+
+/// What a cutoff at `depth` adds to a butterfly history score: a deep
+/// cutoff teaches more, up to a fifth of the range at once.
+fn bonus(depth: i32) -> i32 {
+    (1500 * depth - 800).min(HISTORY_MAX / 5)
 }
 
 /// `entry` moved by `delta`, less the closer it already is to ±`max`
@@ -129,7 +159,7 @@ impl HistoryPool {
             .position(|tables| tables.piece_to == P::PIECE_TO)
         {
             Some(index) => pool.swap_remove(index),
-            None => Histories::new(P::PIECE_TO),
+            None => Histories::new::<P>(),
         }
     }
 

@@ -1,10 +1,12 @@
 //! Move ordering: the order in which a node tries its moves.
 //!
-//! The rules library generates all legal moves at once, so ordering scores
-//! them all and hands them out best first (a selection sort, which stops
-//! early when a move cuts off): the transposition-table move, then winning
-//! and equal captures by most valuable victim / least valuable attacker,
-//! then promotions, the two killer moves of the ply, the counter move (the
+//! The rules library generates all legal moves at once (quiescence only
+//! the captures and promotions), into the picker where it stands. The
+//! transposition-table move comes out first, before the others are scored;
+//! then ordering scores them all and hands them out best first (a selection
+//! sort, which stops early when a move cuts off): winning and equal
+//! captures by most valuable victim / least valuable attacker and by
+//! capture history, then promotions, the two killer moves of the ply, the counter move (the
 //! quiet move that last refuted the opponent's previous move), captures that
 //! lose material by static exchange evaluation ([`see`](crate::see)), and
 //! the remaining quiet moves by history: how often the move cut off before
@@ -13,7 +15,7 @@
 //! is not a capture or promotion, so it never tries a losing capture.
 
 use arrayvec::ArrayVec;
-use rules::{MAX_LEGAL_MOVES, MoveList};
+use rules::{MAX_LEGAL_MOVES, MoveList, MoveSet};
 
 use crate::games::Searchable;
 use crate::history::{CONTINUATION_MAX, HISTORY_MAX};
@@ -43,6 +45,8 @@ pub(crate) struct Hints<'a> {
     /// Continuation history rows of the moves one and two plies before,
     /// by [`Searchable::piece_to`] (none after a null move or at the root).
     pub(crate) continuations: [Option<&'a [i16]>; 2],
+    /// Capture history scores, by [`Searchable::capture_index`].
+    pub(crate) captures: &'a [i16],
 }
 
 impl Hints<'_> {
@@ -60,6 +64,9 @@ impl Hints<'_> {
 }
 
 /// The moves of one node, handed out best first.
+///
+/// A node's picker is generated into and ordered in place: the lists are a
+/// few kilobytes, and copying them per node costs more than generating.
 pub(crate) struct MovePicker<M> {
     moves: MoveList<M>,
     scores: ArrayVec<i32, MAX_LEGAL_MOVES>,
@@ -67,22 +74,53 @@ pub(crate) struct MovePicker<M> {
 }
 
 impl<M: Copy> MovePicker<M> {
-    /// Orders `moves` of `pos`.
-    pub(crate) fn new<P: Searchable<Move = M>>(
-        pos: &P,
-        moves: MoveList<M>,
-        hints: &Hints<'_>,
-    ) -> MovePicker<M> {
-        let scores = moves.iter().map(|&mv| score(pos, mv, hints)).collect();
+    /// No moves yet: [`generate`](Self::generate) fills the picker where
+    /// it stands, so that the lists are never copied.
+    #[inline(always)]
+    pub(crate) fn new() -> MovePicker<M> {
         MovePicker {
-            moves,
-            scores,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
             next: 0,
         }
     }
 
-    /// The next best move and its ordering score.
-    pub(crate) fn next(&mut self) -> Option<(M, i32)> {
+    /// Adds the legal moves of `set` in `pos`, not ordered yet.
+    pub(crate) fn generate<P: Searchable<Move = M>>(&mut self, pos: &P, set: MoveSet) {
+        pos.generate_moves(set, &mut self.moves);
+    }
+
+    /// Whether there is no move at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next best move and its ordering score. The table's move comes
+    /// first, before the others are even scored: when it cuts off, as it
+    /// mostly does, they never are; when it does not, they are scored with
+    /// the histories its search taught.
+    pub(crate) fn next<P: Searchable<Move = M>>(
+        &mut self,
+        pos: &P,
+        hints: &Hints<'_>,
+    ) -> Option<(M, i32)> {
+        if self.scores.len() < self.moves.len() {
+            if self.next == 0 && hints.tt_move != 0 {
+                if let Some(at) = self
+                    .moves
+                    .iter()
+                    .position(|&mv| P::pack(mv) == hints.tt_move)
+                {
+                    self.moves.swap(0, at);
+                    self.scores.push(TT_MOVE);
+                    self.next = 1;
+                    return Some((self.moves[0], TT_MOVE));
+                }
+            }
+            let unscored = &self.moves[self.scores.len()..];
+            self.scores
+                .extend(unscored.iter().map(|&mv| score(pos, mv, hints)));
+        }
         if self.next >= self.moves.len() {
             return None;
         }
@@ -131,6 +169,7 @@ fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
         let see = pos.see(mv);
         return if see >= 0 {
             CAPTURE + victim * 16 - pos.mover_value(mv) / 16
+                + i32::from(hints.captures[pos.capture_index(mv)]) / 8
         } else {
             LOSING_CAPTURE + see.max(-LOSING_CAPTURE / 2)
         };
@@ -149,33 +188,90 @@ fn score<P: Searchable>(pos: &P, mv: P::Move, hints: &Hints<'_>) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use rules::{Position, Variant, shogi};
+    use rules::{MoveSet, Position as _, Variant, shogi};
 
     use super::*;
+
+    /// Hints with no table move, killer or counter move.
+    fn bare<'a>(history: &'a [i32], captures: &'a [i16]) -> Hints<'a> {
+        Hints {
+            tt_move: 0,
+            killers: [0; 2],
+            counter_move: 0,
+            history,
+            continuations: [None; 2],
+            captures,
+        }
+    }
+
+    /// A picker of every legal move of `pos`.
+    fn ordered(pos: &shogi::Position) -> MovePicker<shogi::Move> {
+        let mut picker = MovePicker::new();
+        picker.generate(pos, MoveSet::All);
+        picker
+    }
+
+    #[test]
+    fn the_table_move_comes_first_and_the_others_are_scored_after_it() {
+        let sfen = "4k4/9/9/9/9/9/9/9/K7S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let mv = |text: &str| pos.parse_move(text).unwrap();
+        let captures = vec![0; shogi::Position::CAPTURES];
+        let history = vec![0; 1 << 16];
+        let mut picker = ordered(&pos);
+        let tt_move = shogi::Position::pack(mv("9i8h"));
+        let before = Hints {
+            tt_move,
+            ..bare(&history, &captures)
+        };
+        assert_eq!(picker.next(&pos, &before), Some((mv("9i8h"), TT_MOVE)));
+        // The table move's search taught that 1i2h is good; the others are
+        // scored only now, with what it taught.
+        let mut taught = history.clone();
+        taught[usize::from(shogi::Position::pack(mv("1i2h")))] = 500;
+        let after = Hints {
+            tt_move,
+            ..bare(&taught, &captures)
+        };
+        assert_eq!(
+            picker.next(&pos, &after).map(|(mv, _)| mv),
+            Some(mv("1i2h"))
+        );
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_equal_material() {
+        // Silvers on 6f and 4f can each take an undefended pawn.
+        let sfen = "4k4/9/9/9/3p1p3/3S1S3/9/9/4K4 b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let history = vec![0; 1 << 16];
+        for favoured in ["6f6e", "4f4e"] {
+            let mv = pos.parse_move(favoured).unwrap();
+            let mut captures = vec![0; shogi::Position::CAPTURES];
+            captures[pos.capture_index(mv)] = 1000;
+            let hints = bare(&history, &captures);
+            let mut picker = ordered(&pos);
+            assert_eq!(picker.next(&pos, &hints).map(|(first, _)| first), Some(mv));
+        }
+    }
 
     #[test]
     fn captures_come_first_most_valuable_victim_first() {
         // Sente's pawn on 5e can take a pawn (5d); the rook on 2h can take a rook (2c).
         let sfen = "4k4/9/7r1/4p4/4P4/9/9/7R1/4K4 b - 1";
         let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-        let history = vec![0; 1 << 16];
-        let hints = Hints {
-            tt_move: 0,
-            killers: [0; 2],
-            counter_move: 0,
-            history: &history,
-            continuations: [None; 2],
-        };
-        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
-        let (first, score) = picker.next().unwrap();
-        let (second, _) = picker.next().unwrap();
+        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
+        let hints = bare(&history, &captures);
+        let mut picker = ordered(&pos);
+        let (first, score) = picker.next(&pos, &hints).unwrap();
+        let (second, _) = picker.next(&pos, &hints).unwrap();
         let mut rook_takes = [first.to_string(), second.to_string()];
         rook_takes.sort();
         assert_eq!(rook_takes, ["2h2c", "2h2c+"]);
         assert!(is_tactical(score));
-        let (third, _) = picker.next().unwrap();
+        let (third, _) = picker.next(&pos, &hints).unwrap();
         assert_eq!(third.to_string(), "5e5d");
-        let (_, quiet) = picker.next().unwrap();
+        let (_, quiet) = picker.next(&pos, &hints).unwrap();
         assert!(!is_tactical(quiet));
     }
 
@@ -187,16 +283,15 @@ mod tests {
         let mut history = vec![0; 1 << 16];
         history[usize::from(packed("1i2h"))] = 500;
         history[usize::from(packed("9i8h"))] = 100;
+        let captures = vec![0; shogi::Position::CAPTURES];
         let hints = Hints {
-            tt_move: 0,
             killers: [packed("9i9h"), 0],
             counter_move: packed("1i1h"),
-            history: &history,
-            continuations: [None; 2],
+            ..bare(&history, &captures)
         };
-        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
+        let mut picker = ordered(&pos);
         let mut next = || {
-            let (mv, score) = picker.next().unwrap();
+            let (mv, score) = picker.next(&pos, &hints).unwrap();
             (mv.to_string(), is_refutation(score))
         };
         assert_eq!(next(), ("9i9h".to_owned(), true));
@@ -211,23 +306,20 @@ mod tests {
         // (SEE: -1835); 1i1h is a killer.
         let sfen = "4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1";
         let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-        let history = vec![0; 1 << 16];
+        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
         let killer = pos.parse_move("1i1h").unwrap();
         let hints = Hints {
-            tt_move: 0,
             killers: [shogi::Position::pack(killer), 0],
-            counter_move: 0,
-            history: &history,
-            continuations: [None; 2],
+            ..bare(&history, &captures)
         };
-        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
-        let (first, _) = picker.next().unwrap();
+        let mut picker = ordered(&pos);
+        let (first, _) = picker.next(&pos, &hints).unwrap();
         assert_eq!(first, killer);
-        let (second, score) = picker.next().unwrap();
+        let (second, score) = picker.next(&pos, &hints).unwrap();
         assert_eq!(second.to_string(), "5h5d");
         assert!(!is_tactical(score), "quiescence must not try it");
         assert!(is_losing_capture(score));
-        let (_, quiet) = picker.next().unwrap();
+        let (_, quiet) = picker.next(&pos, &hints).unwrap();
         assert!(!is_losing_capture(quiet) && !is_refutation(quiet));
     }
 }

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use rules::{Impasse, Side, Variant};
+use rules::{Impasse, MoveSet, Side, Variant};
 
 use crate::games::Searchable;
 use crate::history::{Context, HISTORY_MAX, Histories, HistoryPool};
@@ -602,8 +602,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
 
         // Generated before any pruning: no legal move loses in all four
         // games, in check or not, and a stalemate must not be pruned away.
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut picker = MovePicker::new();
+        picker.generate(pos, MoveSet::All);
+        if picker.is_empty() {
             return mated_in(ply);
         }
 
@@ -669,24 +670,26 @@ impl<'a, P: Searchable> Worker<'a, P> {
 
         let us = pos.side_to_move().index();
         let at = self.context(us, ply);
-        let mut picker = MovePicker::new(
-            pos,
-            moves,
-            &self.tables.hints(at, tt_move, self.killers[ply]),
-        );
         let mut best_score = -INFINITY;
         let mut best_move = None;
         // The quiet moves tried, packed and by piece and destination.
         let mut quiets: ArrayVec<(u16, usize), 64> = ArrayVec::new();
+        // The captures tried, by capture-history index.
+        let mut captures: ArrayVec<usize, 32> = ArrayVec::new();
         let mut quiets_seen = 0;
         let mut index = 0;
-        while let Some((mv, order)) = picker.next() {
+        loop {
+            let hints = self.tables.hints(at, tt_move, self.killers[ply]);
+            let Some((mv, order)) = picker.next(pos, &hints) else {
+                break;
+            };
             let packed = P::pack(mv);
             if packed == excluded {
                 continue;
             }
             index += 1;
-            let quiet = pos.captured_value(mv).is_none() && !pos.is_promotion(mv);
+            let capture = pos.captured_value(mv).map(|_| pos.capture_index(mv));
+            let quiet = capture.is_none() && !pos.is_promotion(mv);
             if quiet {
                 quiets_seen += 1;
             }
@@ -811,12 +814,16 @@ impl<'a, P: Searchable> Worker<'a, P> {
                         if quiet {
                             self.reward_quiet(at, ply, (packed, piece_to), &quiets, depth);
                         }
+                        self.tables.reward_captures(capture, &captures, depth);
                         break;
                     }
                 }
             }
             if quiet {
                 let _ = quiets.try_push((packed, piece_to));
+            }
+            if let Some(capture) = capture {
+                let _ = captures.try_push(capture);
             }
         }
         if excluded != 0 {
@@ -884,9 +891,22 @@ impl<'a, P: Searchable> Worker<'a, P> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return mated_in(ply);
+        // Beyond evasions and the first ply's quiet checks, quiescence tries
+        // only captures and promotions: the rest is not even generated. (A
+        // position without a legal move is then not told from one without
+        // a capture; the full-width search above sees it.)
+        let set = match in_check || (first && P::DROPS) {
+            true => MoveSet::All,
+            false => MoveSet::Tactical,
+        };
+        let mut picker = MovePicker::new();
+        picker.generate(pos, set);
+        if picker.is_empty() {
+            return if set == MoveSet::All {
+                mated_in(ply)
+            } else {
+                best
+            };
         }
         // Only evasions are quiet here; the line's moves are not recorded in
         // quiescence, so there is no continuation to follow.
@@ -895,9 +915,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
             previous: 0,
             rows: [None; 2],
         };
-        let mut picker = MovePicker::new(pos, moves, &self.tables.hints(at, 0, [0; 2]));
         let mut quiet_phase = false;
-        while let Some((mv, order)) = picker.next() {
+        loop {
+            let hints = self.tables.hints(at, 0, [0; 2]);
+            let Some((mv, order)) = picker.next(pos, &hints) else {
+                break;
+            };
             if !in_check {
                 if !is_tactical(order) {
                     quiet_phase = true;
