@@ -2,10 +2,14 @@
 // Plays two engines against each other over USI (shogi family) or UCI
 // (xiangqi), judging every position with `koma status`. Usage:
 //   node match.mjs --koma PATH --variant V --games N --movetime MS \
-//     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300]
+//     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
+//     [--seed N] [--log FILE]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2).
+// --log appends a line per move: game, ply, engine, move, and the depth and
+// score of the engine's last `info` line.
 import { spawn, execFileSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 
@@ -22,6 +26,7 @@ const { values: opt } = parseArgs({
     plies: { type: "string", default: "300" },
     opening: { type: "string", default: "2" },
     seed: { type: "string", default: "1" },
+    log: { type: "string" },
   },
 });
 const xiangqi = opt.variant === "xiangqi";
@@ -34,6 +39,8 @@ class Engine {
     this.ranksFrom1 = ranksFrom1;
     this.waiters = [];
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
+      const info = line.match(/^info .*\bdepth (\d+).*\bscore (cp|mate) (-?\d+)/);
+      if (info) this.last = `depth ${info[1]} ${info[2]} ${info[3]}`;
       const waiter = this.waiters[0];
       if (waiter && waiter.test(line)) {
         this.waiters.shift();
@@ -65,6 +72,7 @@ class Engine {
     const list = moves.map((m) => this.toEngine(m)).join(" ");
     this.send(`position startpos${list ? " moves " + list : ""}`);
     this.send(`go movetime ${opt.movetime}`);
+    this.last = "";
     const line = await this.until((l) => l.startsWith("bestmove"));
     return this.fromEngine(line.split(/\s+/)[1]);
   }
@@ -120,6 +128,7 @@ for (let game = 1; game <= Number(opt.games); game++) {
       break;
     }
     moves.push(move);
+    if (opt.log) appendFileSync(opt.log, `${game} ${moves.length} ${moverName.toUpperCase()} ${move} ${mover.last}\n`);
     const s = status(moves);
     if (s.illegal) verdict = { winner: other, reason: `illegal ${move}: ${s.illegal}` };
     else if (s.result === "draw") verdict = { winner: "draw", reason: s.reason };

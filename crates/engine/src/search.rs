@@ -858,9 +858,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
     /// tries up to [`QUIESCENCE_CHECKS`] quiet checking moves and drops that
     /// SEE says do not lose the piece, so that a mate by a drop just beyond
     /// the horizon is seen; the evasions that follow are searched in full.
-    /// Standing pat skips move generation, so a stalemate (a loss in these
-    /// games) is seen here only when the stand-pat score does not already
-    /// fail high.
+    /// Only in check, or at the first ply of a drop game, are all moves
+    /// generated, so a stalemate (a loss in these games) is seen here only
+    /// there; the full-width search sees every one.
     fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
         self.pv[ply].clear();
         if self.count_node() {
@@ -892,9 +892,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             best = stand_pat;
         }
         // Beyond evasions and the first ply's quiet checks, quiescence tries
-        // only captures and promotions: the rest is not even generated. (A
-        // position without a legal move is then not told from one without
-        // a capture; the full-width search above sees it.)
+        // only captures and promotions: the rest is not even generated.
         let set = match in_check || (first && P::DROPS) {
             true => MoveSet::All,
             false => MoveSet::Tactical,
