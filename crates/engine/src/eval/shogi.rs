@@ -497,11 +497,16 @@ mod tests {
         let sente = Color::Sente;
         assert!(danger_of(&attacked, sente) > danger_of(&at_home, sente));
         assert!(danger_of(&with_rook, sente) > danger_of(&attacked, sente));
-        // Danger costs more than linearly: the rook in hand adds more
-        // than its own value to what the attack already costs.
+        // Danger costs more than linearly: the rook in hand adds more to
+        // what the attack already costs than it costs with no attack.
         let cost = |p: &Position| danger::danger_score(&SHOGI, danger_of(p, sente));
         let rook_added = cost(&with_rook) - cost(&attacked);
-        assert!(cost(&attacked) > 0 && rook_added > cost(&attacked) / 2);
+        let home_with_rook = pos("3gks3/9/9/9/9/9/9/9/4K4 b r 1", Variant::Shogi);
+        let rook_alone = cost(&home_with_rook) - cost(&at_home);
+        assert!(
+            cost(&attacked) > 0 && rook_added > rook_alone,
+            "{rook_added} {rook_alone}"
+        );
         // And the evaluation pays it.
         let without_danger = ShogiWeights {
             danger_cap: 0,
