@@ -6,17 +6,9 @@
 use rules::shogi::{Color, Position, Role, Square};
 use rules::{Bitboard, Position as _, Settings, Variant};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use common::Rng;
 
 /// Every attack of every piece, forwards, against the attackers of every
 /// square, backwards.

@@ -5,21 +5,9 @@
 
 use rules::{Bitboard, Position as _, Settings, Variant, shogi, xiangqi};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 /// `occupied` with about one piece in four removed.
 fn thinned(occupied: Bitboard, rng: &mut Rng) -> Bitboard {

@@ -9,17 +9,9 @@
 use rules::shogi::{self, Move};
 use rules::{AnnanDeadPiece, MoveList, MoveSet, Position, Settings, Variant, xiangqi};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use common::Rng;
 
 /// The game-specific half of the checks.
 trait Searched: Position {
