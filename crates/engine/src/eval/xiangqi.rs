@@ -67,20 +67,20 @@ weights! {
 
 /// The weights the engine plays with.
 const XIANGQI: XiangqiWeights = XiangqiWeights {
-    value: [0, 170, 170, 398, 930, 456, 130],
-    crossed_soldier: 130,
+    value: [0, 150, 150, 402, 950, 476, 114],
+    crossed_soldier: 142,
     tempo: 5,
     chariot_reach: 16,
-    horse_leg_blocked: -6,
-    missing_advisor: 0,
-    missing_elephant: 10,
-    general_home: -15,
-    general_per_rank: -16,
-    horse: [11, 32, -12, -4],
-    cannon: [7, 11, -6],
-    chariot: [18, 2],
-    soldier: [4, 24],
-    soldier_last_rank: -90,
+    horse_leg_blocked: 2,
+    missing_advisor: 20,
+    missing_elephant: 30,
+    general_home: 5,
+    general_per_rank: -24,
+    horse: [3, 32, 4, -4],
+    cannon: [27, 11, -6],
+    chariot: [22, 18],
+    soldier: [-4, 20],
+    soldier_last_rank: -110,
 };
 
 /// The base value of `role`.
