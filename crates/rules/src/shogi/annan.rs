@@ -191,7 +191,6 @@ pub(super) fn generate(pos: &Position, set: MoveSet, out: &mut MoveList<Move>) {
     let us = pos.turn;
     let own = pos.by_color[us.index()];
     let occupied = pos.occupied();
-    let zone = pos.promotion_zone(us);
     let pawn_files = pos.pawn_files(us);
     let safety = KingSafety::new(pos);
     let captures = pos.capture_targets(set);
@@ -202,11 +201,7 @@ pub(super) fn generate(pos: &Position, set: MoveSet, out: &mut MoveList<Move>) {
         };
         let like = pos.moves_like(from, piece);
         let king_moves = piece.role == Role::King;
-        let promotes = match piece.role.can_promote() {
-            false => Bitboard::EMPTY,
-            true if zone.has(from.index()) => attacks::FULL_BOARD,
-            true => zone,
-        };
+        let promotes = pos.promotion_targets(piece.role, from);
         for to in attacks::attacks(us, like, from, occupied) & !own & (captures | promotes) {
             let to = Square::from_index_unchecked(to);
             if !safety.allows(Some(from), to, king_moves) {

@@ -72,7 +72,6 @@ impl Position {
             None => (FULL_BOARD, FULL_BOARD),
         };
         let targets = targets & !own & board;
-        let zone = self.promotion_zone(us);
         for from in own.without(ksq.index()) {
             let from = Square::from_index_unchecked(from);
             let Some(piece) = self.piece_at(from) else {
@@ -83,11 +82,7 @@ impl Position {
                 to_set &= attacks::ray_through(ksq, from);
             }
             let dead = self.dead_squares(us, piece.role);
-            let promotes = match piece.role.can_promote() {
-                false => Bitboard::EMPTY,
-                true if zone.has(from.index()) => FULL_BOARD,
-                true => zone,
-            };
+            let promotes = self.promotion_targets(piece.role, from);
             for to in to_set & (captures | promotes) {
                 let to = Square::from_index_unchecked(to);
                 if promotes.has(to.index()) {
@@ -211,11 +206,7 @@ impl Position {
                 if !attacks::attacks(us, like, from, occupied).has(to.index()) {
                     return Err(IllegalMove::CannotReach);
                 }
-                let zone = self.promotion_zone(us);
-                if promote
-                    && !(piece.role.can_promote()
-                        && (zone.has(from.index()) || zone.has(to.index())))
-                {
+                if promote && !self.promotion_targets(piece.role, from).has(to.index()) {
                     return Err(IllegalMove::CannotPromote);
                 }
                 if !promote && self.is_dead_arrival(piece.role, Some(from), to) {

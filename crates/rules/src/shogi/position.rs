@@ -418,6 +418,19 @@ impl Position {
         ZONES[usize::from(self.variant == Variant::Minishogi)][color.index()]
     }
 
+    /// Where the side to move's `role` leaving `from` may promote on arrival:
+    /// nowhere for a piece that cannot promote, anywhere from inside the
+    /// zone, else in the zone.
+    #[inline]
+    pub(super) fn promotion_targets(&self, role: Role, from: Square) -> Bitboard {
+        let zone = self.promotion_zone(self.turn);
+        match role.can_promote() {
+            false => Bitboard::EMPTY,
+            true if zone.has(from.index()) => FULL_BOARD,
+            true => zone,
+        }
+    }
+
     /// Where an unpromoted `color` `role` could never move by its own type:
     /// the last rank for pawn and lance, the last two for a knight.
     #[inline]
