@@ -3,8 +3,9 @@
 //! The rules library generates all legal moves at once (quiescence only
 //! the captures and promotions), into the picker where it stands. The
 //! transposition-table move comes out first, before the others are scored;
-//! then ordering scores them all and hands them out best first (a selection
-//! sort, which stops early when a move cuts off): winning and equal
+//! then ordering scores them all and hands them out best first, equal
+//! scores in the order they were generated (the first few picked one at a
+//! time, the rest sorted at once when a node gets that far): winning and equal
 //! captures by most valuable victim / least valuable attacker and by
 //! capture history, then promotions, the two killer moves of the ply, the
 //! counter move (the quiet move that last refuted the opponent's previous
@@ -37,6 +38,11 @@ const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// A continuation history score counts this many times in the sum, which
 /// stays below the losing captures.
 const CONTINUATION_WEIGHT: i32 = HISTORY_MAX / CONTINUATION_MAX;
+
+/// The first moves are picked one at a time (a selection sort), as a node
+/// that cuts off mostly does so early; a node that gets this far usually
+/// tries all its moves, and the rest are sorted at once.
+const SELECTED: usize = 3;
 
 /// What ordering knows beyond the position: the move tables of the worker.
 pub(crate) struct Hints<'a> {
@@ -130,16 +136,39 @@ impl<M: Copy> MovePicker<M> {
         if self.next >= self.moves.len() {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        if self.next < SELECTED {
+            let mut best = self.next;
+            for i in self.next + 1..self.moves.len() {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
             }
+            // Rotated, not swapped, into place: equal scores keep the
+            // order they were generated in.
+            self.moves[self.next..=best].rotate_right(1);
+            self.scores[self.next..=best].rotate_right(1);
+        } else if self.next == SELECTED {
+            self.sort_rest();
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
         self.next += 1;
         Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+    }
+
+    /// Orders the moves not handed out yet, best first, equal scores in
+    /// the order they were generated (an insertion sort, in place: the
+    /// lists are short and copying them costs more).
+    fn sort_rest(&mut self) {
+        for i in self.next + 1..self.moves.len() {
+            let (score, mv) = (self.scores[i], self.moves[i]);
+            let mut at = i;
+            while at > self.next && self.scores[at - 1] < score {
+                self.scores[at] = self.scores[at - 1];
+                self.moves[at] = self.moves[at - 1];
+                at -= 1;
+            }
+            self.scores[at] = score;
+            self.moves[at] = mv;
+        }
     }
 }
 
@@ -304,6 +333,34 @@ mod tests {
         assert_eq!(next(), ("1i1h".to_owned(), true));
         assert_eq!(next(), ("1i2h".to_owned(), false));
         assert_eq!(next(), ("9i8h".to_owned(), false));
+    }
+
+    #[test]
+    fn every_move_comes_out_best_first_ties_in_generation_order() {
+        // A king, a gold and a silver: 10 quiet moves.
+        let sfen = "4k4/9/9/9/9/9/9/9/K3G3S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let generated = pos.legal_moves();
+        assert_eq!(generated.len(), 10);
+        // Every other move has a history, rising along the generated order;
+        // the others tie at 0.
+        let mut history = vec![0; 1 << 16];
+        for (n, &mv) in generated.iter().enumerate().filter(|(n, _)| n % 2 == 1) {
+            history[usize::from(shogi::Position::pack(mv))] = 10 * n as i32;
+        }
+        let captures = vec![0; shogi::Position::CAPTURES];
+        let hints = bare(&history, &captures);
+        let mut picker = ordered(&pos);
+        let picked: Vec<_> = std::iter::from_fn(|| picker.next(&pos, &hints)).collect();
+        assert_eq!(picked.len(), generated.len());
+        assert!(picked.windows(2).all(|pair| pair[0].1 >= pair[1].1));
+        let ties: Vec<_> = picked
+            .iter()
+            .filter(|&&(_, score)| score == 0)
+            .map(|&(mv, _)| mv)
+            .collect();
+        let in_generation_order: Vec<_> = generated.iter().step_by(2).copied().collect();
+        assert_eq!(ties, in_generation_order);
     }
 
     #[test]
