@@ -2,19 +2,26 @@
 //!
 //! ```text
 //! cargo run --release -p engine --example tune -- generate VARIANT GAMES NODES FILE
-//! cargo run --release -p engine --example tune -- fit VARIANT FILE [PASSES]
+//! cargo run --release -p engine --example tune -- fit VARIANT FILE [PASSES [LAMBDA]]
 //! cargo run --release -p engine --example tune -- match VARIANT GAMES NODES ENGINE
 //! ```
 //!
 //! `generate` plays GAMES games of the engine against itself at NODES nodes a
 //! move, each after [`RANDOM_PLIES`] random quiet plies so that games differ,
 //! and writes one line per quiet position: the game's result for the side to
-//! move (`1`, `0.5`, `0`), a space, and the SFEN (FEN in xiangqi). A
-//! position is quiet when its side to move is not in check and the engine's
-//! best move neither captures nor promotes.
+//! move (`1`, `0.5`, `0`), the score of the search that chose the move
+//! (centipawns for the side to move, mates as ±[`MATE_LABEL`]) and the SFEN
+//! (FEN in xiangqi), separated by spaces. A position is quiet when its side
+//! to move is not in check and the engine's best move neither captures nor
+//! promotes. Files without the score column are read too.
 //!
 //! `fit` reads such a file, fits the scale `K` of the sigmoid that turns an
-//! evaluation into an expected result, then moves each weight by a step as
+//! evaluation into an expected result, and blends each position's result
+//! with the search's expectation, `LAMBDA · sigmoid(score) + (1 − LAMBDA) ·
+//! result` (LAMBDA 0 unless given: results only). The search saw a few
+//! plies further than the evaluation, so its score teaches what the game's
+//! result teaches only through the noise of everything played later. Then
+//! `fit` moves each weight by a step as
 //! long as that lowers the mean squared error over the positions (a local
 //! search, steps 8, 4, 2, 1, at most PASSES passes over the weights each,
 //! 2 unless given: more passes fitted the noise of self-play in shogi),
@@ -33,7 +40,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use engine::{Decision, Engine, EngineOptions, Evaluate, Limits};
+use engine::{Decision, Engine, EngineOptions, Evaluate, Limits, Score, SearchResult};
 use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant, shogi, xiangqi};
 
 /// Random quiet plies that open every game.
@@ -45,6 +52,9 @@ const MAX_PLIES: usize = 300;
 const HOLD_OUT: usize = 10;
 /// The steps of the local search, largest first.
 const STEPS: [i32; 4] = [8, 4, 2, 1];
+/// A mate score's label, and the bound of every score label: beyond it the
+/// sigmoid says the game is decided anyway.
+const MATE_LABEL: i32 = 3000;
 
 /// A small deterministic generator (splitmix64): openings differ by seed only.
 struct Random(u64);
@@ -112,12 +122,21 @@ fn new_engine(variant: Variant) -> Engine {
     })
 }
 
-/// The engine's decision in `game`'s current position.
-fn decide(engine: &mut Engine, game: &AnyGame, nodes: u64) -> Decision {
+/// The engine's search of `game`'s current position.
+fn decide(engine: &mut Engine, game: &AnyGame, nodes: u64) -> SearchResult {
     let moves = game.moves_text();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     engine.set_position(None, &moves).expect("legal game");
-    engine.search(Limits::nodes(nodes)).decision
+    engine.search(Limits::nodes(nodes))
+}
+
+/// A search's score as a label, for the side to move.
+fn score_label(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-MATE_LABEL, MATE_LABEL),
+        Score::Mate(plies) if plies > 0 => MATE_LABEL,
+        Score::Mate(_) => -MATE_LABEL,
+    }
 }
 
 /// The winner if `side`'s `decision` ends the game (resigning, or declaring
@@ -143,7 +162,7 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
             continue;
         };
         engine.new_game();
-        let mut quiet: Vec<(Side, String)> = Vec::new();
+        let mut quiet: Vec<(Side, i32, String)> = Vec::new();
         let mut winner = None;
         while game.moves_text().len() < MAX_PLIES {
             if let Some(outcome) = game.outcome() {
@@ -151,7 +170,7 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
                 break;
             }
             let side = game.side_to_move();
-            let decision = decide(&mut engine, &game, nodes);
+            let SearchResult { decision, info } = decide(&mut engine, &game, nodes);
             if let Some(end) = winner_after(&decision, side) {
                 winner = end;
                 break;
@@ -160,8 +179,8 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
                 unreachable!("resign and win are handled above")
             };
             let position = game.position();
-            if is_quiet(&position, best) {
-                quiet.push((side, game.position_text()));
+            if let Some(info) = info.filter(|_| is_quiet(&position, best)) {
+                quiet.push((side, score_label(info.score), game.position_text()));
             }
             game.play_text(&best.to_string())
                 .expect("the engine plays legal moves");
@@ -171,13 +190,13 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
             None => 1,
             Some(Side::Second) => 2,
         }] += 1;
-        for (side, text) in quiet {
+        for (side, score, text) in quiet {
             let result = match winner {
                 None => "0.5",
                 Some(w) if w == side => "1",
                 Some(_) => "0",
             };
-            writeln!(file, "{result} {text}")?;
+            writeln!(file, "{result} {score} {text}")?;
             written += 1;
         }
         if (seed + 1) % 20 == 0 {
@@ -195,14 +214,16 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
     Ok(())
 }
 
-/// A labelled position: the result for the side to move, 0 to 1.
+/// A labelled position: the result for the side to move, 0 to 1, and the
+/// score of the search there (centipawns for the side to move), if known.
 #[derive(Clone, Debug)]
 struct Sample<P> {
     position: P,
     result: f64,
+    score: Option<i32>,
 }
 
-/// Reads one line of a data file: `RESULT POSITION`.
+/// Reads one line of a data file: `RESULT [SCORE] POSITION`.
 fn parse_line<P>(
     line: &str,
     parse: &impl Fn(&str) -> Result<P, String>,
@@ -217,9 +238,14 @@ fn parse_line<P>(
         "0" => 0.0,
         other => return Err(format!("bad result '{other}' (expected 1, 0.5 or 0)")),
     };
+    let (score, position) = match position.trim().split_once(' ') {
+        Some((score, rest)) if score.parse::<i32>().is_ok() => (score.parse().ok(), rest),
+        _ => (None, position),
+    };
     Ok(Sample {
         position: parse(position.trim())?,
         result,
+        score,
     })
 }
 
@@ -282,7 +308,7 @@ fn error_of<P: Evaluate>(samples: &[Sample<P>], weights: &P::Weights, k: f64) ->
 /// last [`HOLD_OUT`]th of the samples (the last games played) is held out:
 /// the weights kept are those of the pass with the lowest held-out error,
 /// so the search stops short of fitting the noise of the other games.
-fn fit<P: Evaluate>(mut samples: Vec<Sample<P>>, passes: usize) {
+fn fit<P: Evaluate>(mut samples: Vec<Sample<P>>, passes: usize, lambda: f64) {
     let Some(first) = samples.first() else {
         println!("no positions");
         return;
@@ -293,6 +319,13 @@ fn fit<P: Evaluate>(mut samples: Vec<Sample<P>>, passes: usize) {
     let evals: Vec<i32> = train.iter().map(|s| s.position.evaluate()).collect();
     let results: Vec<f64> = train.iter().map(|s| s.result).collect();
     let k = fit_k(&evals, &results);
+    let blend = |mut samples: Vec<Sample<P>>| {
+        for sample in &mut samples {
+            sample.result = blended(sample.result, sample.score, lambda, k);
+        }
+        samples
+    };
+    let (train, test) = (blend(train), blend(test));
     let before = (error_of(&train, &start, k), error_of(&test, &start, k));
     println!(
         "{} fitted, {} held out; K = {k:.3}; error before: fitted {:.6}, held out {:.6}",
@@ -343,6 +376,14 @@ fn fit<P: Evaluate>(mut samples: Vec<Sample<P>>, passes: usize) {
         }
     }
     println!("{:#?}", P::with_weight_values(&start, &kept));
+}
+
+/// The target of the fit: `result` blended with the expectation of the
+/// search's `score` at scale `k`, `lambda` of the latter.
+fn blended(result: f64, score: Option<i32>, lambda: f64, k: f64) -> f64 {
+    score.map_or(result, |score| {
+        lambda * sigmoid(f64::from(score), k) + (1.0 - lambda) * result
+    })
 }
 
 /// Reads the data file `path` of `variant`.
@@ -455,7 +496,7 @@ fn match_game(
         }
         let side = game.side_to_move();
         let text = if side == ours {
-            let decision = decide(engine, &game, nodes);
+            let decision = decide(engine, &game, nodes).decision;
             if let Some(end) = winner_after(&decision, side) {
                 return Ok(end);
             }
@@ -540,7 +581,8 @@ fn parse_xiangqi(text: &str) -> Result<xiangqi::Position, String> {
     xiangqi::Position::from_fen(text).map_err(|e| e.to_string())
 }
 
-const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE | fit VARIANT FILE [PASSES] \
+const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE \
+                     | fit VARIANT FILE [PASSES [LAMBDA]] \
                      | match VARIANT GAMES NODES ENGINE";
 
 fn run(args: &[String]) -> Result<(), String> {
@@ -558,10 +600,18 @@ fn run(args: &[String]) -> Result<(), String> {
         "fit" => {
             let path = Path::new(arg(2)?);
             let passes = if args.len() > 3 { number(3)? } else { 2 } as usize;
+            let lambda = match args.get(4) {
+                None => 0.0,
+                Some(text) => text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|lambda| (0.0..=1.0).contains(lambda))
+                    .ok_or_else(|| format!("LAMBDA '{text}' is not between 0 and 1\n{USAGE}"))?,
+            };
             if variant == Variant::Xiangqi {
-                fit(read_data(path, parse_xiangqi)?, passes);
+                fit(read_data(path, parse_xiangqi)?, passes, lambda);
             } else {
-                fit(read_data(path, parse_shogi(variant))?, passes);
+                fit(read_data(path, parse_shogi(variant))?, passes, lambda);
             }
             Ok(())
         }
@@ -627,6 +677,22 @@ mod tests {
 
         let error = parse_data("\n\n1\n", parse_xiangqi).unwrap_err();
         assert!(error.starts_with("line 3: expected a result"), "{error}");
+    }
+
+    #[test]
+    fn search_scores_are_read_when_given_and_blended_with_the_result() {
+        let text = "1 -250 4k4/9/9/9/9/9/9/9/4K4 b R 1\n0 4k4/9/9/9/9/9/9/9/4K4 w - 1\n";
+        let samples = parse_data(text, parse_shogi(Variant::Shogi)).unwrap();
+        assert_eq!((samples[0].result, samples[0].score), (1.0, Some(-250)));
+        assert_eq!((samples[1].result, samples[1].score), (0.0, None));
+        assert!(samples[0].position.evaluate() > 900);
+        // A won game the search scored -400 at K = 1: half of 1/11 and half of 1.
+        let half = blended(1.0, Some(-400), 0.5, 1.0);
+        assert!((half - (0.5 / 11.0 + 0.5)).abs() < 1e-12);
+        assert_eq!(blended(1.0, Some(-400), 0.0, 1.0), 1.0);
+        assert_eq!(blended(0.0, None, 0.7, 1.0), 0.0);
+        assert_eq!(score_label(Score::Mate(-3)), -MATE_LABEL);
+        assert_eq!(score_label(Score::Cp(99_999)), MATE_LABEL);
     }
 
     #[test]
