@@ -7,7 +7,13 @@
 //!   near the enemy palace;
 //! - mobility: points each chariot reaches, legs blocking each horse;
 //! - king safety: missing advisors and elephants while the enemy still has
-//!   attackers, and the general's rank.
+//!   attackers, and the general's rank; attackers gathered before the
+//!   enemy palace, growing with the square of their number and shrinking
+//!   with the advisors and elephants left to defend; cannons lined up with
+//!   the enemy general with no screen (空头炮, a hollow cannon, which the
+//!   general cannot step off the line of in safety) or two (a battery that
+//!   one move turns into check); a horse on its own palace's heart (窝心马),
+//!   where it blocks the general and the advisors.
 //!
 //! The weights were tuned on self-play games (README, "Tuning").
 
@@ -62,25 +68,45 @@ weights! {
         pub soldier: [i32; 2],
         /// A crossed soldier stuck on the enemy back rank.
         pub soldier_last_rank: i32,
+        /// Attack units per chariot, horse, cannon and soldier before the
+        /// enemy palace (the four ranks nearest the enemy back rank; files
+        /// c to g but for the chariot).
+        pub attack_units: [i32; 4],
+        /// Attack units taken off per advisor and elephant the enemy has left.
+        pub attack_defender: i32,
+        /// King danger per square of the attack units, in sixteenths.
+        pub attack_danger: i32,
+        /// A cannon on the enemy general's file or rank with nothing between.
+        pub hollow_cannon: i32,
+        /// A cannon on the enemy general's file or rank with two pieces between.
+        pub cannon_battery: i32,
+        /// A horse on the heart of its own palace.
+        pub palace_heart_horse: i32,
     }
 }
 
 /// The weights the engine plays with.
 const XIANGQI: XiangqiWeights = XiangqiWeights {
-    value: [0, 150, 150, 402, 950, 476, 114],
-    crossed_soldier: 142,
-    tempo: 5,
-    chariot_reach: 16,
-    horse_leg_blocked: 2,
-    missing_advisor: 20,
-    missing_elephant: 30,
-    general_home: 5,
-    general_per_rank: -24,
-    horse: [3, 32, 4, -4],
-    cannon: [27, 11, -6],
-    chariot: [22, 18],
-    soldier: [-4, 20],
-    soldier_last_rank: -110,
+    value: [0, 164, 144, 422, 972, 506, 104],
+    crossed_soldier: 136,
+    tempo: 10,
+    chariot_reach: 12,
+    horse_leg_blocked: -5,
+    missing_advisor: 50,
+    missing_elephant: 48,
+    general_home: 26,
+    general_per_rank: -40,
+    horse: [9, 34, -21, -4],
+    cannon: [22, 5, -6],
+    chariot: [28, 15],
+    soldier: [0, 15],
+    soldier_last_rank: -117,
+    attack_units: [12, 6, -4, 7],
+    attack_defender: 4,
+    attack_danger: 11,
+    hollow_cannon: 56,
+    cannon_battery: 14,
+    palace_heart_horse: -64,
 };
 
 /// The base value of `role`.
@@ -126,7 +152,7 @@ impl Evaluate for Position {
         let mut score = 0;
         for color in [Color::Red, Color::Black] {
             let enemy_general = self.general_square(color.opponent());
-            let enemy_general = (enemy_general.file(), enemy_general.rank());
+            let general_at = (enemy_general.file(), enemy_general.rank());
             let mut side = 0;
             for role in Role::ALL {
                 for index in self.pieces(color, role).iter() {
@@ -134,8 +160,9 @@ impl Evaluate for Position {
                         continue;
                     };
                     let piece = Piece { color, role };
-                    side += piece_score(w, piece, sq, endgame, enemy_general)
-                        + mobility(w, self, piece, sq);
+                    side += piece_score(w, piece, sq, endgame, general_at)
+                        + mobility(w, self, piece, sq)
+                        + king_pressure(w, self, piece, sq, enemy_general);
                 }
             }
             if attackers(self, color.opponent()) > 0 {
@@ -143,6 +170,7 @@ impl Evaluate for Position {
                 let elephants = self.pieces(color, Role::Elephant).count() as i32;
                 side += w.missing_advisor * (2 - advisors) + w.missing_elephant * (2 - elephants);
             }
+            side += palace_attack(w, self, color);
             score += sign(color) * side;
         }
         sign(self.turn()) * score + w.tempo
@@ -220,6 +248,70 @@ fn mobility(w: &XiangqiWeights, pos: &Position, piece: Piece, sq: Square) -> i32
         }
         _ => 0,
     }
+}
+
+/// What `color`'s attack on the enemy palace is worth: the square of its
+/// attack units, less those the enemy's advisors and elephants take off.
+fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
+    const ATTACKERS: [Role; 4] = [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier];
+    let mut units = 0;
+    for (role, weight) in ATTACKERS.into_iter().zip(w.attack_units) {
+        for index in pos.pieces(color, role).iter() {
+            let Some(sq) = Square::from_index(index) else {
+                continue;
+            };
+            let before_palace = role == Role::Chariot || (2..=6).contains(&sq.file());
+            if advance(color, sq) >= 6 && before_palace {
+                units += weight;
+            }
+        }
+    }
+    let defenders: i32 = [Role::Advisor, Role::Elephant]
+        .iter()
+        .map(|&role| pos.pieces(color.opponent(), role).count() as i32)
+        .sum();
+    let attack = (units - w.attack_defender * defenders).max(0);
+    w.attack_danger * attack * attack / 16
+}
+
+/// Threats to the enemy general from where `piece` stands, and the cost of
+/// a horse choking its own general: hollow cannons, cannon batteries and
+/// the horse on the palace heart.
+fn king_pressure(
+    w: &XiangqiWeights,
+    pos: &Position,
+    piece: Piece,
+    sq: Square,
+    enemy_general: Square,
+) -> i32 {
+    match piece.role {
+        Role::Cannon => match pieces_between(pos, sq, enemy_general) {
+            Some(0) => w.hollow_cannon,
+            Some(2) => w.cannon_battery,
+            _ => 0,
+        },
+        Role::Horse if sq.file() == 4 && advance(piece.color, sq) == 1 => w.palace_heart_horse,
+        _ => 0,
+    }
+}
+
+/// How many pieces stand between `from` and `to` on a file or rank, or
+/// `None` when the two points are not on one.
+fn pieces_between(pos: &Position, from: Square, to: Square) -> Option<usize> {
+    let direction = if from.file() == to.file() {
+        (0, if to.rank() > from.rank() { 1 } else { -1 })
+    } else if from.rank() == to.rank() {
+        (if to.file() > from.file() { 1 } else { -1 }, 0)
+    } else {
+        return None;
+    };
+    let steps = i8::try_from(distance((from.file(), from.rank()), (to.file(), to.rank()))).ok()?;
+    Some(
+        (1..steps)
+            .filter_map(|n| step(from, direction, n))
+            .filter(|&between| pos.piece_at(between).is_some())
+            .count(),
+    )
 }
 
 /// Material plus placement of `piece` on `sq`, from its owner's view.
@@ -309,6 +401,49 @@ mod tests {
         // Legs of b0: b1 (free) and c0 (the elephant: blocked); the a0 leg
         // would land off the board, so it does not count.
         assert_eq!(horse, XIANGQI.horse_leg_blocked);
+    }
+
+    #[test]
+    fn attackers_before_a_bare_palace_count_more_together() {
+        let danger =
+            |fen: &str| palace_attack(&XIANGQI, &Position::from_fen(fen).unwrap(), Color::Red);
+        // A chariot on b7 and a horse on c7 before Black's palace; then with
+        // its advisors and elephants back.
+        let none = danger("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
+        let chariot = danger("4k4/9/1R7/9/9/9/9/9/9/3K5 w - - 0 1");
+        let horse = danger("4k4/9/2N6/9/9/9/9/9/9/3K5 w - - 0 1");
+        let both = danger("4k4/9/1RN6/9/9/9/9/9/9/3K5 w - - 0 1");
+        let defended = danger("2bakab2/9/1RN6/9/9/9/9/9/9/3K5 w - - 0 1");
+        assert_eq!(none, 0);
+        assert!(chariot > 0 && horse > 0);
+        assert!(both > chariot + horse, "{both} vs {chariot} + {horse}");
+        assert!(defended < both);
+        // Behind the river's far bank the chariot attacks nothing yet.
+        assert_eq!(danger("4k4/9/9/9/9/1R7/9/9/9/3K5 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn cannons_lined_up_with_the_general_and_a_choking_horse() {
+        let pressure = |fen: &str, sq: (u8, u8)| {
+            let pos = Position::from_fen(fen).unwrap();
+            let sq = Square::new(sq.0, sq.1).unwrap();
+            let piece = pos.piece_at(sq).unwrap();
+            let general = pos.general_square(piece.color.opponent());
+            king_pressure(&XIANGQI, &pos, piece, sq, general)
+        };
+        // Red cannon on e2 below Black's general on e9.
+        let hollow = "4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1";
+        assert_eq!(pressure(hollow, (4, 2)), XIANGQI.hollow_cannon);
+        let check = "4k4/9/9/4p4/9/9/9/4C4/9/3K5 b - - 0 1";
+        assert_eq!(pressure(check, (4, 2)), 0);
+        let battery = "4k4/9/9/4p4/9/9/4P4/4C4/9/3K5 w - - 0 1";
+        assert_eq!(pressure(battery, (4, 2)), XIANGQI.cannon_battery);
+        let off_line = "4k4/9/9/9/9/9/9/3C5/9/3K5 w - - 0 1";
+        assert_eq!(pressure(off_line, (3, 2)), 0);
+        // A red horse on e1, the heart of Red's palace.
+        let heart = "4k4/9/9/9/9/9/9/9/4N4/3K5 w - - 0 1";
+        assert_eq!(pressure(heart, (4, 1)), XIANGQI.palace_heart_horse);
+        const { assert!(XIANGQI.palace_heart_horse < 0) };
     }
 
     #[test]
