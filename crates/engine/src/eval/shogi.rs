@@ -10,6 +10,9 @@
 //!   unguarded squares, enemy pieces in hand, safe checks and escape
 //!   squares, squared (the `danger` module);
 //! - mobility: squares the bishop, rook, horse and dragon reach;
+//! - threats: enemy pieces attacked and not guarded, attacked by a pawn, or
+//!   (the bishop, rook, horse and dragon) by a lesser piece (the `threats`
+//!   module; shogi only so far, the other tables have them at 0);
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
 //!
@@ -23,6 +26,7 @@ use self::danger::Attacks;
 use super::{Evaluate, distance};
 
 mod danger;
+mod threats;
 
 /// The value of a piece on the board, by [`Role::index`], that orders
 /// captures in all three games: fixed, whatever the tuned weights say.
@@ -95,6 +99,12 @@ weights! {
         pub danger_escape: i32,
         /// The most king danger may cost, in centipawns.
         pub danger_cap: i32,
+        /// Threats (see `threats`): per enemy piece attacked and not guarded.
+        pub threat_hanging: i32,
+        /// Per enemy piece other than a pawn that a pawn attacks.
+        pub threat_by_pawn: i32,
+        /// Per enemy bishop, rook, horse or dragon that a lesser piece attacks.
+        pub threat_on_major: i32,
     }
 }
 
@@ -123,6 +133,9 @@ const SHOGI: ShogiWeights = ShogiWeights {
     danger_check: [74, 94, 114, 114, 124, 104, 134, 134, 150],
     danger_escape: -10,
     danger_cap: 1554,
+    threat_hanging: 30,
+    threat_by_pawn: 40,
+    threat_on_major: 50,
 };
 
 /// Minishogi's weights.
@@ -150,6 +163,9 @@ const MINISHOGI: ShogiWeights = ShogiWeights {
     danger_check: [58, 40, 60, 98, 108, 88, 118, 102, 138],
     danger_escape: 28,
     danger_cap: 1518,
+    threat_hanging: 0,
+    threat_by_pawn: 0,
+    threat_on_major: 0,
 };
 
 /// Annan's weights.
@@ -177,6 +193,9 @@ const ANNAN: ShogiWeights = ShogiWeights {
     danger_check: [50, 70, 90, 90, 100, 80, 110, 110, 130],
     danger_escape: 20,
     danger_cap: 1530,
+    threat_hanging: 0,
+    threat_by_pawn: 0,
+    threat_on_major: 0,
 };
 
 /// The value of `role` standing on the board.
@@ -267,7 +286,8 @@ impl Evaluate for Position {
         let attacks = Attacks::new(self, size);
         for color in Color::ALL {
             let danger = danger::danger_units(self, w, &attacks, color);
-            let value = w.mobility * attacks.reach[color.index()] - danger::danger_score(w, danger);
+            let value = w.mobility * attacks.reach[color.index()] - danger::danger_score(w, danger)
+                + threats::threats(self, w, &attacks, color);
             score += sign(color) * value;
         }
         let us = self.turn();

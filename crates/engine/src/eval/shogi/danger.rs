@@ -21,6 +21,9 @@ use super::ShogiWeights;
 /// like it), bishop, rook, horse, dragon. The king itself is not one.
 pub(super) const KINDS: usize = 9;
 
+/// The kinds below the bishop: pawn, lance, knight, silver, gold-like.
+pub(super) const LESSER_KINDS: usize = 5;
+
 /// The role each kind moves like, by kind; the first seven are also the
 /// kinds that can be dropped.
 const KIND_ROLES: [Role; KINDS] = [
@@ -85,13 +88,13 @@ pub(super) struct Attacks {
     /// The squares around each king ([`king_zone`]).
     zone: [Bitboard; 2],
     /// Squares attacked by any piece, the king included.
-    all: [Bitboard; 2],
+    pub(super) all: [Bitboard; 2],
     /// Squares attacked by a piece other than the king.
-    guarded: [Bitboard; 2],
+    pub(super) guarded: [Bitboard; 2],
     /// Squares attacked by two pieces or more.
     twice: [Bitboard; 2],
     /// Squares attacked by the pieces of each kind.
-    by_kind: [[Bitboard; KINDS]; 2],
+    pub(super) by_kind: [[Bitboard; KINDS]; 2],
     /// How many pieces of each kind attack the enemy king's zone.
     zone_attackers: [[i32; KINDS]; 2],
     /// Squares the bishops, rooks, horses and dragons reach that do not
