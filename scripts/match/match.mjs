@@ -3,11 +3,12 @@
 // (xiangqi), judging every position with `koma status`. Usage:
 //   node match.mjs --koma PATH --variant V --games N --movetime MS \
 //     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
-//     [--seed N] [--log FILE]
+//     [--seed N] [--log FILE] [--go "depth 8"]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2).
 // --log appends a line per move: game, ply, engine, move, and the depth and
-// score of the engine's last `info` line.
+// score of the engine's last `info` line. --go replaces `movetime MS` in each
+// `go` command (e.g. `depth 8` or `nodes 100000`), for both engines.
 import { spawn, execFileSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -27,6 +28,7 @@ const { values: opt } = parseArgs({
     opening: { type: "string", default: "2" },
     seed: { type: "string", default: "1" },
     log: { type: "string" },
+    go: { type: "string" },
   },
 });
 const xiangqi = opt.variant === "xiangqi";
@@ -71,7 +73,7 @@ class Engine {
   async bestmove(moves) {
     const list = moves.map((m) => this.toEngine(m)).join(" ");
     this.send(`position startpos${list ? " moves " + list : ""}`);
-    this.send(`go movetime ${opt.movetime}`);
+    this.send(`go ${opt.go ?? `movetime ${opt.movetime}`}`);
     this.last = "";
     const line = await this.until((l) => l.startsWith("bestmove"));
     return this.fromEngine(line.split(/\s+/)[1]);
