@@ -3,12 +3,13 @@
 // (xiangqi), judging every position with `koma status`. Usage:
 //   node match.mjs --koma PATH --variant V --games N --movetime MS \
 //     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
-//     [--seed N] [--log FILE] [--go "depth 8"]
+//     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2).
 // --log appends a line per move: game, ply, engine, move, and the depth and
 // score of the engine's last `info` line. --go replaces `movetime MS` in each
-// `go` command (e.g. `depth 8` or `nodes 100000`), for both engines.
+// `go` command (e.g. `depth 8` or `nodes 100000`), for both engines;
+// --a-go and --b-go for one engine only.
 import { spawn, execFileSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -29,14 +30,17 @@ const { values: opt } = parseArgs({
     seed: { type: "string", default: "1" },
     log: { type: "string" },
     go: { type: "string" },
+    "a-go": { type: "string" },
+    "b-go": { type: "string" },
   },
 });
 const xiangqi = opt.variant === "xiangqi";
 
 /** One engine process spoken to line by line. */
 class Engine {
-  constructor(command, ranksFrom1) {
+  constructor(command, ranksFrom1, go) {
     const [cmd, ...args] = command.split(" ");
+    this.go = go ?? opt.go ?? `movetime ${opt.movetime}`;
     this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
     this.ranksFrom1 = ranksFrom1;
     this.waiters = [];
@@ -73,7 +77,7 @@ class Engine {
   async bestmove(moves) {
     const list = moves.map((m) => this.toEngine(m)).join(" ");
     this.send(`position startpos${list ? " moves " + list : ""}`);
-    this.send(`go ${opt.go ?? `movetime ${opt.movetime}`}`);
+    this.send(`go ${this.go}`);
     this.last = "";
     const line = await this.until((l) => l.startsWith("bestmove"));
     return this.fromEngine(line.split(/\s+/)[1]);
@@ -109,8 +113,8 @@ function opening() {
   return moves;
 }
 
-const a = new Engine(opt.a, opt["a-ranks-from-1"]);
-const b = new Engine(opt.b, opt["b-ranks-from-1"]);
+const a = new Engine(opt.a, opt["a-ranks-from-1"], opt["a-go"]);
+const b = new Engine(opt.b, opt["b-ranks-from-1"], opt["b-go"]);
 await a.start();
 await b.start();
 const score = { a: 0, b: 0, draw: 0 };
