@@ -10,6 +10,9 @@
 // score of the engine's last `info` line. --go replaces `movetime MS` in each
 // `go` command (e.g. `depth 8` or `nodes 100000`), for both engines;
 // --a-go and --b-go for one engine only.
+// Each engine is stopped (SIGSTOP) while the other thinks: an engine that
+// keeps busy between moves (Fairy-Stockfish's WebAssembly threads spin,
+// about half a core) would otherwise take time from its opponent.
 import { spawn, execFileSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -41,7 +44,10 @@ class Engine {
   constructor(command, ranksFrom1, go) {
     const [cmd, ...args] = command.split(" ");
     this.go = go ?? opt.go ?? `movetime ${opt.movetime}`;
-    this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
+    // A session of its own: a stopped engine in the match's process group
+    // would be hung up when that group is orphaned (run in the background).
+    this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"], detached: true });
+    process.on("exit", () => this.proc.kill("SIGKILL"));
     this.ranksFrom1 = ranksFrom1;
     this.waiters = [];
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
@@ -66,6 +72,7 @@ class Engine {
     this.send(`setoption name UCI_Variant value ${opt.variant}`);
     this.send("isready");
     await this.until((l) => l === "readyok");
+    this.proc.kill("SIGSTOP");
   }
   /** ICCS ranks 0-9 to the engine's own (1-10 for Fairy-Stockfish) and back. */
   toEngine(move) {
@@ -76,13 +83,16 @@ class Engine {
   }
   async bestmove(moves) {
     const list = moves.map((m) => this.toEngine(m)).join(" ");
+    this.proc.kill("SIGCONT");
     this.send(`position startpos${list ? " moves " + list : ""}`);
     this.send(`go ${this.go}`);
     this.last = "";
     const line = await this.until((l) => l.startsWith("bestmove"));
+    this.proc.kill("SIGSTOP");
     return this.fromEngine(line.split(/\s+/)[1]);
   }
   quit() {
+    this.proc.kill("SIGCONT");
     this.send("quit");
   }
 }
