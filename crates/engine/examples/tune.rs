@@ -239,8 +239,11 @@ fn parse_line<P>(
         other => return Err(format!("bad result '{other}' (expected 1, 0.5 or 0)")),
     };
     let (score, position) = match position.trim().split_once(' ') {
-        Some((score, rest)) if score.parse::<i32>().is_ok() => (score.parse().ok(), rest),
-        _ => (None, position),
+        Some((score, rest)) => match score.parse::<i32>() {
+            Ok(score) => (Some(score), rest),
+            Err(_) => (None, position),
+        },
+        None => (None, position),
     };
     Ok(Sample {
         position: parse(position.trim())?,

@@ -129,9 +129,13 @@ fn sign(color: Color) -> i32 {
     }
 }
 
-/// The pieces that can cross the river and attack.
+/// The kinds that can cross the river and attack, in the order of
+/// [`XiangqiWeights::attack_units`].
+const ATTACKERS: [Role; 4] = [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier];
+
+/// How many pieces `color` has that can cross the river and attack.
 fn attackers(pos: &Position, color: Color) -> u32 {
-    [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier]
+    ATTACKERS
         .iter()
         .map(|&role| pos.pieces(color, role).count())
         .sum()
@@ -253,7 +257,6 @@ fn mobility(w: &XiangqiWeights, pos: &Position, piece: Piece, sq: Square) -> i32
 /// What `color`'s attack on the enemy palace is worth: the square of its
 /// attack units, less those the enemy's advisors and elephants take off.
 fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
-    const ATTACKERS: [Role; 4] = [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier];
     let mut units = 0;
     for (role, weight) in ATTACKERS.into_iter().zip(w.attack_units) {
         for index in pos.pieces(color, role).iter() {

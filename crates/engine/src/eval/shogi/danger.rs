@@ -21,6 +21,9 @@ use super::ShogiWeights;
 /// like it), bishop, rook, horse, dragon. The king itself is not one.
 pub(super) const KINDS: usize = 9;
 
+/// The pawn's kind.
+pub(super) const PAWN_KIND: usize = 0;
+
 /// The kinds below the bishop: pawn, lance, knight, silver, gold-like.
 pub(super) const LESSER_KINDS: usize = 5;
 
@@ -44,7 +47,7 @@ const DANGER_SCALE: i32 = 1024;
 /// The kind a piece moving like `role` attacks as, `None` for the king.
 fn kind(role: Role) -> Option<usize> {
     match role {
-        Role::Pawn => Some(0),
+        Role::Pawn => Some(PAWN_KIND),
         Role::Lance => Some(1),
         Role::Knight => Some(2),
         Role::Silver => Some(3),

@@ -9,7 +9,7 @@ use rules::Bitboard;
 use rules::shogi::{Color, Position, Role};
 
 use super::ShogiWeights;
-use super::danger::{Attacks, LESSER_KINDS};
+use super::danger::{Attacks, LESSER_KINDS, PAWN_KIND};
 
 /// What `us`'s threats on the enemy's pieces are worth to `us`.
 pub(super) fn threats(pos: &Position, w: &ShogiWeights, attacks: &Attacks, us: Color) -> i32 {
@@ -17,7 +17,7 @@ pub(super) fn threats(pos: &Position, w: &ShogiWeights, attacks: &Attacks, us: C
     let (u, t) = (us.index(), them.index());
     let targets = pos.pieces_of(them).and_not(pos.pieces(them, Role::King));
     let hanging = (targets & attacks.all[u]).and_not(attacks.guarded[t]);
-    let by_pawn = targets.and_not(pos.pieces(them, Role::Pawn)) & attacks.by_kind[u][0];
+    let by_pawn = targets.and_not(pos.pieces(them, Role::Pawn)) & attacks.by_kind[u][PAWN_KIND];
     let majors = [Role::Bishop, Role::Rook, Role::Horse, Role::Dragon]
         .into_iter()
         .fold(Bitboard::EMPTY, |all, role| all | pos.pieces(them, role));
@@ -32,7 +32,6 @@ pub(super) fn threats(pos: &Position, w: &ShogiWeights, attacks: &Attacks, us: C
 #[cfg(test)]
 mod tests {
     use rules::AnnanDeadPiece;
-    use rules::shogi::Position;
 
     use super::*;
     use crate::eval::shogi::SHOGI;
