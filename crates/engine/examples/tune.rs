@@ -1,13 +1,15 @@
 //! Texel tuning of the evaluation weights on self-play games.
 //!
 //! ```text
-//! cargo run --release -p engine --example tune -- generate VARIANT GAMES NODES FILE
+//! cargo run --release -p engine --example tune -- generate VARIANT GAMES NODES FILE [FIRST]
 //! cargo run --release -p engine --example tune -- fit VARIANT FILE [PASSES [LAMBDA]]
 //! cargo run --release -p engine --example tune -- match VARIANT GAMES NODES ENGINE
 //! ```
 //!
 //! `generate` plays GAMES games of the engine against itself at NODES nodes a
-//! move, each after [`RANDOM_PLIES`] random quiet plies so that games differ,
+//! move, each after [`RANDOM_PLIES`] random quiet plies so that games differ
+//! (the openings of seeds FIRST, 0 unless given, to FIRST + GAMES − 1, so that
+//! a second run adds new games),
 //! and writes one line per quiet position: the game's result for the side to
 //! move (`1`, `0.5`, `0`), the score of the search that chose the move
 //! (centipawns for the side to move, mates as ±[`MATE_LABEL`]) and the SFEN
@@ -150,14 +152,20 @@ fn winner_after(decision: &Decision, side: Side) -> Option<Option<Side>> {
 }
 
 /// `generate`: self-play games, quiet positions labelled with the result.
-fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Result<()> {
+fn generate(
+    variant: Variant,
+    seeds: std::ops::Range<u64>,
+    nodes: u64,
+    out: &Path,
+) -> std::io::Result<()> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let mut file = BufWriter::new(File::create(out)?);
     let mut engine = new_engine(variant);
     let (mut written, mut results) = (0, [0u64; 3]);
-    for seed in 0..games {
+    let (first, games) = (seeds.start, seeds.end - seeds.start);
+    for seed in seeds {
         let Some(mut game) = random_opening(variant, seed) else {
             continue;
         };
@@ -199,8 +207,8 @@ fn generate(variant: Variant, games: u64, nodes: u64, out: &Path) -> std::io::Re
             writeln!(file, "{result} {score} {text}")?;
             written += 1;
         }
-        if (seed + 1) % 20 == 0 {
-            eprintln!("{} games, {written} positions", seed + 1);
+        if (seed + 1 - first) % 20 == 0 {
+            eprintln!("{} games, {written} positions", seed + 1 - first);
         }
     }
     file.flush()?;
@@ -584,7 +592,7 @@ fn parse_xiangqi(text: &str) -> Result<xiangqi::Position, String> {
     xiangqi::Position::from_fen(text).map_err(|e| e.to_string())
 }
 
-const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE \
+const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE [FIRST] \
                      | fit VARIANT FILE [PASSES [LAMBDA]] \
                      | match VARIANT GAMES NODES ENGINE";
 
@@ -598,7 +606,9 @@ fn run(args: &[String]) -> Result<(), String> {
     let variant: Variant = arg(1)?.parse().map_err(|e| format!("{e}"))?;
     match arg(0)? {
         "generate" => {
-            generate(variant, number(2)?, number(3)?, Path::new(arg(4)?)).map_err(|e| e.to_string())
+            let first = if args.len() > 5 { number(5)? } else { 0 };
+            let seeds = first..first + number(2)?;
+            generate(variant, seeds, number(3)?, Path::new(arg(4)?)).map_err(|e| e.to_string())
         }
         "fit" => {
             let path = Path::new(arg(2)?);

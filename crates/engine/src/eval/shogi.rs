@@ -23,7 +23,7 @@ use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};
 
 use self::danger::Attacks;
-use super::{Evaluate, distance};
+use super::Evaluate;
 
 mod danger;
 mod threats;
@@ -66,17 +66,14 @@ weights! {
         pub king_home: i32,
         /// Per rank the king stands beyond its second.
         pub king_per_rank: i32,
-        /// A gold or silver next to its own king.
-        pub defender_next: i32,
-        /// A gold or silver two steps from its own king.
-        pub defender_near: i32,
         /// Per rank a pawn has advanced.
         pub pawn_per_rank: i32,
-        /// Per step closer than three to the enemy king, for a gold, a
-        /// silver or a promoted piece.
-        pub attacker_near_king: i32,
-        /// The same for the other pieces.
-        pub other_near_king: i32,
+        /// A piece by attacking kind (see `danger`) and by where it stands
+        /// around its own king, files and ranks up to two away
+        /// ([`around_king`]): golds and silvers beside the king make a castle.
+        pub around_own_king: [[i32; AROUND_KING]; danger::KINDS],
+        /// The same around the enemy king: the pieces that storm it.
+        pub around_enemy_king: [[i32; AROUND_KING]; danger::KINDS],
         /// Annan: the percentage of the difference to its stronger
         /// supporter that a supported piece gains.
         pub support_percent: i32,
@@ -111,31 +108,73 @@ weights! {
 /// Shogi's weights.
 const SHOGI: ShogiWeights = ShogiWeights {
     board: [
-        98, 226, 332, 482, 568, 782, 916, 0, 568, 496, 466, 516, 1040, 1272,
+        92, 236, 314, 468, 554, 761, 886, 0, 546, 474, 466, 506, 1038, 1242,
     ],
-    hand: [77, 306, 394, 588, 670, 934, 1118],
-    mobility: 36,
-    tempo: 12,
-    king_home: 12,
-    king_per_rank: 9,
-    defender_next: 103,
-    defender_near: -39,
-    pawn_per_rank: -3,
-    attacker_near_king: 78,
-    other_near_king: -29,
+    hand: [96, 330, 394, 573, 672, 904, 1110],
+    mobility: 27,
+    tempo: 42,
+    king_home: 26,
+    king_per_rank: 39,
+    pawn_per_rank: -1,
+    around_own_king: [
+        [
+            -30, -30, -30, -30, -30, 6, 0, 29, -21, 30, 3, -16, 18, 7, -4,
+        ],
+        [
+            -30, -22, 30, -30, 30, 30, 0, -10, 24, 25, 8, -27, -6, 30, 30,
+        ],
+        [30, -30, -30, 30, 9, 7, 0, 30, 3, 14, 19, 0, 14, -10, 13],
+        [
+            -67, -9, -21, 99, 106, -9, 0, 91, -30, 105, 93, -14, -9, -25, -15,
+        ],
+        [
+            -9, -9, -9, 119, 106, -9, 0, 99, -9, 91, 98, -9, -33, -11, -19,
+        ],
+        [
+            -10, -30, -30, -30, -30, 30, 0, -30, -19, -2, -19, 12, -10, 9, -1,
+        ],
+        [
+            -30, -30, -30, -30, -30, 30, 0, -30, -30, -18, -30, -9, 27, -14, -30,
+        ],
+        [-30, 30, -30, 30, 30, 30, 0, 30, 30, 30, 30, 30, 30, 30, 30],
+        [
+            30, 5, -30, -30, -30, -30, 0, -30, 30, -30, 8, 30, -30, -14, 30,
+        ],
+    ],
+    around_enemy_king: [
+        [1, 1, 1, -58, -46, 1, 0, -88, -59, -28, -28, 1, -59, 1, -59],
+        [-59, 0, -9, -58, -28, -21, 0, -88, 1, -28, -88, -59, 1, 1, 1],
+        [
+            -42, -29, 1, -88, -38, -49, 0, -88, -59, -88, -28, -59, 1, -59, -59,
+        ],
+        [
+            108, 108, 108, 156, 156, 108, 0, 186, 48, 126, 156, 88, 48, 64, 108,
+        ],
+        [
+            100, 108, 75, 156, 156, 108, 0, 156, 92, 156, 178, 48, 48, 48, 70,
+        ],
+        [-3, 1, -3, -88, -58, 1, 0, -44, 1, -28, -58, 1, 1, 1, 1],
+        [1, -59, 1, -58, -28, 1, 0, -58, 1, -58, -28, 1, 1, -59, 1],
+        [
+            48, 52, 108, 156, 156, 76, 0, 156, 48, 156, 156, 48, 64, 48, 48,
+        ],
+        [
+            48, 48, 60, 156, 156, 48, 0, 156, 108, 156, 156, 60, 108, 48, 48,
+        ],
+    ],
     support_percent: 25,
-    danger_base: -46,
-    danger_attacker: [28, 50, 79, 42, 94, 42, 42, 114, 80],
-    danger_attacked: 69,
-    danger_weak: 74,
-    danger_guarded: 14,
-    danger_hand: [7, 51, 34, 80, 89, 84, 54],
-    danger_check: [74, 94, 114, 114, 124, 104, 134, 134, 150],
-    danger_escape: -10,
-    danger_cap: 1554,
-    threat_hanging: 30,
-    threat_by_pawn: 40,
-    threat_on_major: 50,
+    danger_base: -32,
+    danger_attacker: [48, 80, 109, 72, 108, 40, 48, 84, 50],
+    danger_attacked: 50,
+    danger_weak: 76,
+    danger_guarded: 13,
+    danger_hand: [-2, 45, 23, 61, 111, 54, 29],
+    danger_check: [104, 124, 142, 133, 154, 129, 164, 104, 178],
+    danger_escape: 5,
+    danger_cap: 1524,
+    threat_hanging: 58,
+    threat_by_pawn: 70,
+    threat_on_major: 80,
 };
 
 /// Minishogi's weights.
@@ -148,11 +187,51 @@ const MINISHOGI: ShogiWeights = ShogiWeights {
     tempo: 112,
     king_home: 138,
     king_per_rank: 7,
-    defender_next: 107,
-    defender_near: 123,
     pawn_per_rank: -51,
-    attacker_near_king: 120,
-    other_near_king: 93,
+    around_own_king: [
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [
+            123, 123, 123, 107, 107, 123, 0, 107, 123, 107, 107, 123, 123, 123, 123,
+        ],
+        [
+            123, 123, 123, 107, 107, 123, 0, 107, 123, 107, 107, 123, 123, 123, 123,
+        ],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    ],
+    around_enemy_king: [
+        [
+            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
+        ],
+        [
+            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
+        ],
+        [
+            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
+        ],
+        [
+            120, 120, 120, 240, 240, 120, 0, 240, 120, 240, 240, 120, 120, 120, 120,
+        ],
+        [
+            120, 120, 120, 240, 240, 120, 0, 240, 120, 240, 240, 120, 120, 120, 120,
+        ],
+        [
+            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
+        ],
+        [
+            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
+        ],
+        [
+            120, 120, 120, 240, 240, 120, 0, 240, 120, 240, 240, 120, 120, 120, 120,
+        ],
+        [
+            120, 120, 120, 240, 240, 120, 0, 240, 120, 240, 240, 120, 120, 120, 120,
+        ],
+    ],
     support_percent: 25,
     danger_base: -62,
     danger_attacker: [42, 20, 25, 78, 78, 62, 77, 98, 92],
@@ -178,11 +257,51 @@ const ANNAN: ShogiWeights = ShogiWeights {
     tempo: 80,
     king_home: 90,
     king_per_rank: -25,
-    defender_next: 95,
-    defender_near: -45,
     pawn_per_rank: -10,
-    attacker_near_king: 72,
-    other_near_king: 65,
+    around_own_king: [
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [
+            -45, -45, -45, 95, 95, -45, 0, 95, -45, 95, 95, -45, -45, -45, -45,
+        ],
+        [
+            -45, -45, -45, 95, 95, -45, 0, 95, -45, 95, 95, -45, -45, -45, -45,
+        ],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    ],
+    around_enemy_king: [
+        [
+            65, 65, 65, 130, 130, 65, 0, 130, 65, 130, 130, 65, 65, 65, 65,
+        ],
+        [
+            65, 65, 65, 130, 130, 65, 0, 130, 65, 130, 130, 65, 65, 65, 65,
+        ],
+        [
+            65, 65, 65, 130, 130, 65, 0, 130, 65, 130, 130, 65, 65, 65, 65,
+        ],
+        [
+            72, 72, 72, 144, 144, 72, 0, 144, 72, 144, 144, 72, 72, 72, 72,
+        ],
+        [
+            72, 72, 72, 144, 144, 72, 0, 144, 72, 144, 144, 72, 72, 72, 72,
+        ],
+        [
+            65, 65, 65, 130, 130, 65, 0, 130, 65, 130, 130, 65, 65, 65, 65,
+        ],
+        [
+            65, 65, 65, 130, 130, 65, 0, 130, 65, 130, 130, 65, 65, 65, 65,
+        ],
+        [
+            72, 72, 72, 144, 144, 72, 0, 144, 72, 144, 144, 72, 72, 72, 72,
+        ],
+        [
+            72, 72, 72, 144, 144, 72, 0, 144, 72, 144, 144, 72, 72, 72, 72,
+        ],
+    ],
     support_percent: 23,
     danger_base: -70,
     danger_attacker: [16, 50, 55, 70, 70, 70, 70, 90, 99],
@@ -329,51 +448,52 @@ impl Evaluate for Position {
 /// `kings` are the kings' `(file, rank)`, Sente's first.
 fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
-    let own_king = distance(here, kings[piece.color.index()]);
-    let enemy_king = distance(here, kings[piece.color.opponent().index()]);
     let rank = advance(piece.color, sq, size);
     let mut score = w.board[piece.role.index()];
-    score += match piece.role {
+    match piece.role {
         Role::King => {
             // Safe at home; every rank up costs.
-            if rank <= 1 {
+            score += if rank <= 1 {
                 w.king_home
             } else {
                 w.king_per_rank * (rank - 1)
-            }
+            };
+            return score;
         }
-        Role::Gold | Role::Silver => {
-            // Defenders: near their own king.
-            match own_king {
-                1 => w.defender_next,
-                2 => w.defender_near,
-                _ => 0,
-            }
-        }
-        Role::Pawn => w.pawn_per_rank * rank,
-        _ => 0,
+        Role::Pawn => score += w.pawn_per_rank * rank,
+        _ => {}
+    }
+    let Some(kind) = danger::kind(piece.role) else {
+        return score;
     };
-    if piece.role != Role::King {
-        // Pressure on the enemy king, strongest for the pieces that move like gold or better.
-        let attacker = matches!(
-            piece.role,
-            Role::Gold
-                | Role::Silver
-                | Role::Tokin
-                | Role::PromotedLance
-                | Role::PromotedKnight
-                | Role::PromotedSilver
-                | Role::Horse
-                | Role::Dragon
-        );
-        let weight = if attacker {
-            w.attacker_near_king
-        } else {
-            w.other_near_king
-        };
-        score += weight * (3 - enemy_king).max(0);
+    let own_king = kings[piece.color.index()];
+    let enemy_king = kings[piece.color.opponent().index()];
+    if let Some(cell) = around_king(piece.color, here, own_king) {
+        score += w.around_own_king[kind][cell];
+    }
+    if let Some(cell) = around_king(piece.color, here, enemy_king) {
+        score += w.around_enemy_king[kind][cell];
     }
     score
+}
+
+/// The squares around a king the king-relative tables tell apart: up to
+/// two files to either side (mirrored, so three columns) and two ranks in
+/// front or behind.
+const AROUND_KING: usize = 15;
+
+/// The cell of a `color` piece on `here` in a king-relative table around
+/// the king on `king`, both `(file, rank)`: its rank offset forward from
+/// the piece owner's view (−2 to 2), then its file distance (0 to 2);
+/// `None` beyond.
+fn around_king(color: Color, here: (u8, u8), king: (u8, u8)) -> Option<usize> {
+    let file = usize::from(here.0.abs_diff(king.0));
+    let forward = match color {
+        Color::Sente => i32::from(king.1) - i32::from(here.1),
+        Color::Gote => i32::from(here.1) - i32::from(king.1),
+    };
+    let row = usize::try_from(forward + 2).ok().filter(|&row| row < 5)?;
+    (file <= 2).then_some(row * 3 + file)
 }
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
@@ -559,6 +679,55 @@ mod tests {
             gold
         );
         assert_eq!(units(&lone, &SHOGI), units(&lone, &no_checks));
+    }
+
+    #[test]
+    fn king_relative_cells_count_forward_from_the_pieces_owner() {
+        // Sente's gold on 4h, a rank in front of its king on 5i and a file aside.
+        let diagonal_front = 3 * 3 + 1;
+        assert_eq!(
+            around_king(Color::Sente, (4, 8), (5, 9)),
+            Some(diagonal_front)
+        );
+        // Gote's, on 6b with its king on 5a, is the same cell: its front is downwards.
+        assert_eq!(
+            around_king(Color::Gote, (6, 2), (5, 1)),
+            Some(diagonal_front)
+        );
+        // Sente's silver on 3i, a rank behind its king on 5h and two files aside.
+        assert_eq!(around_king(Color::Sente, (3, 9), (5, 8)), Some(3 + 2));
+        // Three files or three ranks away is beyond the tables.
+        assert_eq!(around_king(Color::Sente, (2, 9), (5, 9)), None);
+        assert_eq!(around_king(Color::Sente, (5, 6), (5, 9)), None);
+        assert_eq!(around_king(Color::Gote, (5, 4), (5, 1)), None);
+    }
+
+    #[test]
+    fn a_piece_scores_its_cells_around_both_kings() {
+        let mut w = ShogiWeights {
+            around_own_king: [[0; AROUND_KING]; danger::KINDS],
+            around_enemy_king: [[0; AROUND_KING]; danger::KINDS],
+            ..SHOGI
+        };
+        let gold_like = danger::kind(Role::Tokin).unwrap();
+        w.around_own_king[gold_like][3 * 3 + 1] = 7;
+        w.around_enemy_king[gold_like][2 * 3 + 2] = 40;
+        w.around_enemy_king[danger::kind(Role::Knight).unwrap()][2 * 3 + 2] = -5;
+        // Kings on 5i (Sente) and 2h (Gote); pieces on 4h.
+        let kings = [(5, 9), (2, 8)];
+        let at = |role, color| {
+            let piece = Piece { color, role };
+            piece_score(&w, piece, Square::new(4, 8).unwrap(), 9, kings) - w.board[role.index()]
+        };
+        // Sente's tokin on 4h stands diagonally in front of its own king and
+        // two files beside the enemy's; a knight there only in the latter.
+        assert_eq!(at(Role::Tokin, Color::Sente), 7 + 40);
+        assert_eq!(at(Role::Knight, Color::Sente), -5);
+        // Gote's tokin there stands two files beside its own king and
+        // diagonally behind Sente's (Gote's front is downwards): no cell set.
+        assert_eq!(at(Role::Tokin, Color::Gote), 0);
+        // The kings themselves have no cells.
+        assert_eq!(at(Role::King, Color::Sente), w.king_home);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Weight tables as named fields that also read as one flat list of
 //! numbers: the evaluation reads the fields, the tuner the list.
 
-/// A field of a weight table: one number or an array of them.
+/// A field of a weight table: one number, or an array of fields (so
+/// tables of tables too).
 pub(super) trait Field: Sized {
     /// Appends the field's numbers, and their names after `name`.
     fn flatten(&self, name: &str, names: &mut Vec<String>, values: &mut Vec<i32>);
@@ -20,20 +21,19 @@ impl Field for i32 {
     }
 }
 
-impl<const N: usize> Field for [i32; N] {
+impl<F: Field, const N: usize> Field for [F; N] {
     fn flatten(&self, name: &str, names: &mut Vec<String>, values: &mut Vec<i32>) {
         for (index, value) in self.iter().enumerate() {
-            names.push(format!("{name}[{index}]"));
-            values.push(*value);
+            value.flatten(&format!("{name}[{index}]"), names, values);
         }
     }
 
-    fn unflatten(&self, values: &mut dyn Iterator<Item = i32>) -> [i32; N] {
-        self.map(|old| values.next().unwrap_or(old))
+    fn unflatten(&self, values: &mut dyn Iterator<Item = i32>) -> [F; N] {
+        core::array::from_fn(|index| self[index].unflatten(values))
     }
 }
 
-/// Declares a weight table: a struct of `i32` and `[i32; N]` fields with
+/// Declares a weight table: a struct of `i32` fields and arrays of them with
 /// `names`, `values` and `with_values` over its flat list of numbers.
 macro_rules! weights {
     (

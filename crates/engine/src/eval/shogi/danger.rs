@@ -45,7 +45,7 @@ const KIND_ROLES: [Role; KINDS] = [
 const DANGER_SCALE: i32 = 1024;
 
 /// The kind a piece moving like `role` attacks as, `None` for the king.
-fn kind(role: Role) -> Option<usize> {
+pub(super) fn kind(role: Role) -> Option<usize> {
     match role {
         Role::Pawn => Some(PAWN_KIND),
         Role::Lance => Some(1),
