@@ -6,8 +6,8 @@
 //     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2).
-// --log appends a line per move: game, ply, engine, move, and the depth and
-// score of the engine's last `info` line. --go replaces `movetime MS` in each
+// --log appends a line per move: game, ply, engine, move, and the depth,
+// score and nodes of the engine's last `info` line. --go replaces `movetime MS` in each
 // `go` command (e.g. `depth 8` or `nodes 100000`), for both engines;
 // --a-go and --b-go for one engine only.
 // Each engine is stopped (SIGSTOP) while the other thinks: an engine that
@@ -52,7 +52,8 @@ class Engine {
     this.waiters = [];
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
       const info = line.match(/^info .*\bdepth (\d+).*\bscore (cp|mate) (-?\d+)/);
-      if (info) this.last = `depth ${info[1]} ${info[2]} ${info[3]}`;
+      const nodes = line.match(/^info .*\bnodes (\d+)/);
+      if (info) this.last = `depth ${info[1]} ${info[2]} ${info[3]}${nodes ? ` nodes ${nodes[1]}` : ""}`;
       const waiter = this.waiters[0];
       if (waiter && waiter.test(line)) {
         this.waiters.shift();
