@@ -733,5 +733,19 @@ mod tests {
         changed[tempo] += 7;
         let changed = shogi::Position::with_weight_values(weights, &changed);
         assert_eq!(pos.evaluate_with(&changed), pos.evaluate() + 7);
+        // A table of tables is listed row by row, each number named by both indices.
+        let cell = names
+            .iter()
+            .position(|n| n == "around_own_king[4][7]")
+            .unwrap();
+        assert_eq!(names[cell + 1], "around_own_king[4][8]");
+        let mut changed = values.clone();
+        changed[cell] += 5;
+        let changed = shogi::Position::with_weight_values(weights, &changed);
+        assert_eq!(
+            changed.around_own_king[4][7],
+            weights.around_own_king[4][7] + 5
+        );
+        assert_eq!(changed.around_own_king[4][8], weights.around_own_king[4][8]);
     }
 }
