@@ -124,6 +124,10 @@ function opening() {
   return moves;
 }
 
+// Killed or interrupted, exit properly so that the engines are killed too:
+// a stopped engine in a session of its own would otherwise stay behind.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(1));
+
 const a = new Engine(opt.a, opt["a-ranks-from-1"], opt["a-go"]);
 const b = new Engine(opt.b, opt["b-ranks-from-1"], opt["b-go"]);
 await a.start();
