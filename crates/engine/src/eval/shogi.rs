@@ -12,7 +12,7 @@
 //! - mobility: squares the bishop, rook, horse and dragon reach;
 //! - threats: enemy pieces attacked and not guarded, attacked by a pawn, or
 //!   (the bishop, rook, horse and dragon) by a lesser piece (the `threats`
-//!   module; shogi only so far, the other tables have them at 0);
+//!   module);
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
 //!
