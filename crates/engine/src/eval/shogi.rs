@@ -3,9 +3,9 @@
 //! Terms, each from Sente's view and negated for Gote:
 //! - material on the board, and in hand: a piece in hand can be dropped
 //!   anywhere, so it is worth more than the same piece boxed in on the board;
-//! - king safety: the king on its own back ranks, golds and silvers around
-//!   it, enemy pieces close to it;
-//! - attack: promoted pieces and golds near the enemy king;
+//! - king placement: the king on its own back ranks;
+//! - pieces around each king: every piece by its kind and its cell around
+//!   its own king (a castle) and around the enemy king (an attack);
 //! - king danger: enemy attackers on the squares around each king, its
 //!   unguarded squares, enemy pieces in hand, safe checks and escape
 //!   squares, squared (the `danger` module);
