@@ -151,7 +151,8 @@ fn winner_after(decision: &Decision, side: Side) -> Option<Option<Side>> {
     }
 }
 
-/// `generate`: self-play games, quiet positions labelled with the result.
+/// `generate`: self-play games, quiet positions labelled with the result
+/// and the search's score.
 fn generate(
     variant: Variant,
     seeds: std::ops::Range<u64>,

@@ -501,10 +501,13 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
     score
 }
 
-/// The squares around a king the king-relative tables tell apart: up to
-/// two files to either side (mirrored, so three columns) and two ranks in
-/// front or behind.
-const AROUND_KING: usize = 15;
+/// How far the king-relative tables reach from the king, in files to
+/// either side (mirrored) and in ranks in front or behind.
+const AROUND_KING_REACH: usize = 2;
+
+/// The squares around a king the king-relative tables tell apart: five
+/// ranks of three file distances.
+const AROUND_KING: usize = (2 * AROUND_KING_REACH + 1) * (AROUND_KING_REACH + 1);
 
 /// The cell of a `color` piece on `here` in a king-relative table around
 /// the king on `king`, both `(file, rank)`: its rank offset forward from
@@ -516,8 +519,10 @@ fn around_king(color: Color, here: (u8, u8), king: (u8, u8)) -> Option<usize> {
         Color::Sente => i32::from(king.1) - i32::from(here.1),
         Color::Gote => i32::from(here.1) - i32::from(king.1),
     };
-    let row = usize::try_from(forward + 2).ok().filter(|&row| row < 5)?;
-    (file <= 2).then_some(row * 3 + file)
+    let row = usize::try_from(forward + AROUND_KING_REACH as i32)
+        .ok()
+        .filter(|&row| row <= 2 * AROUND_KING_REACH)?;
+    (file <= AROUND_KING_REACH).then_some(row * (AROUND_KING_REACH + 1) + file)
 }
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
