@@ -4,7 +4,7 @@
 usage: scripts/tuning/apply.py FIT_OUTPUT CONST
 
 FIT_OUTPUT is the standard output of `tune fit`; CONST is the table to
-replace: SHOGI, MINISHOGI or ANNAN (crates/engine/src/eval/shogi.rs) or
+replace: SHOGI, MINISHOGI or ANNAN (crates/engine/src/eval/shogi/tuned.rs) or
 XIANGQI (crates/engine/src/eval/xiangqi.rs). Run `cargo fmt` afterwards.
 """
 
@@ -13,9 +13,9 @@ import re
 import sys
 
 FILES = {
-    "SHOGI": "shogi.rs",
-    "MINISHOGI": "shogi.rs",
-    "ANNAN": "shogi.rs",
+    "SHOGI": "shogi/tuned.rs",
+    "MINISHOGI": "shogi/tuned.rs",
+    "ANNAN": "shogi/tuned.rs",
     "XIANGQI": "xiangqi.rs",
 }
 
@@ -29,11 +29,11 @@ def main() -> None:
         sys.exit(f"{sys.argv[1]}: no table printed by `tune fit`")
     path = pathlib.Path(__file__).parents[2] / "crates/engine/src/eval" / FILES[name]
     source = path.read_text()
-    pattern = re.compile(rf"^const {name}: (\w+) = .*?;\n", re.S | re.M)
+    pattern = re.compile(rf"^((?:pub\(super\) )?const {name}): (\w+) = .*?;\n", re.S | re.M)
     found = pattern.search(source)
-    if found is None or found.group(1) != table.group(1):
+    if found is None or found.group(2) != table.group(1):
         sys.exit(f"{path}: no const {name} of type {table.group(1)}")
-    replacement = f"const {name}: {table.group(1)} = {table.group(0)};\n"
+    replacement = f"{found.group(1)}: {table.group(1)} = {table.group(0)};\n"
     path.write_text(source[: found.start()] + replacement + source[found.end() :])
     print(f"{path}: {name} replaced")
 

@@ -27,6 +27,9 @@ use super::Evaluate;
 
 mod danger;
 mod threats;
+mod tuned;
+
+use self::tuned::{ANNAN, MINISHOGI, SHOGI};
 
 /// The value of a piece on the board, by [`Role::index`], that orders
 /// captures in all three games: fixed, whatever the tuned weights say.
@@ -69,11 +72,12 @@ weights! {
         /// Per rank a pawn has advanced.
         pub pawn_per_rank: i32,
         /// A piece by attacking kind (see `danger`) and by where it stands
-        /// around its own king, files and ranks up to two away
-        /// ([`around_king`]): golds and silvers beside the king make a castle.
-        pub around_own_king: [[i32; AROUND_KING]; danger::KINDS],
+        /// relative to its own king, in ranks and (mirrored) files
+        /// ([`around_king`]): golds and silvers beside the king make a
+        /// castle, pieces far from it are out of play.
+        pub around_own_king: [AroundKing; danger::KINDS],
         /// The same around the enemy king: the pieces that storm it.
-        pub around_enemy_king: [[i32; AROUND_KING]; danger::KINDS],
+        pub around_enemy_king: [AroundKing; danger::KINDS],
         /// Annan: the percentage of the difference to its stronger
         /// supporter that a supported piece gains.
         pub support_percent: i32,
@@ -104,242 +108,6 @@ weights! {
         pub threat_on_major: i32,
     }
 }
-
-/// Shogi's weights.
-const SHOGI: ShogiWeights = ShogiWeights {
-    board: [
-        70, 233, 316, 455, 530, 739, 856, 0, 530, 462, 461, 497, 1018, 1228,
-    ],
-    hand: [99, 313, 383, 559, 642, 889, 1080],
-    mobility: 28,
-    tempo: 72,
-    king_home: 48,
-    king_per_rank: 48,
-    pawn_per_rank: 4,
-    around_own_king: [
-        [
-            -60, -60, -60, -60, -42, 36, 0, 24, -1, 32, 4, -11, 22, 11, 0,
-        ],
-        [
-            -60, -52, 23, -60, 32, 55, 0, -23, 9, 55, 38, -22, 24, 45, 28,
-        ],
-        [60, 0, -31, 60, 18, 14, 0, 26, 13, 15, 3, 16, 35, 6, 13],
-        [
-            -45, 15, -51, 69, 96, 0, 0, 93, -28, 107, 93, -13, 17, -14, -10,
-        ],
-        [
-            21, 21, 21, 115, 108, 21, 0, 103, 3, 101, 104, 11, -3, -5, -20,
-        ],
-        [
-            -40, -23, -60, -60, -60, 26, 0, -47, -21, 28, -19, 3, -4, 1, 1,
-        ],
-        [
-            0, -18, -60, -60, -60, 24, 0, -60, -33, -13, -30, -12, 22, -14, -6,
-        ],
-        [0, 60, -60, 48, 2, 0, 0, 60, 12, 60, 30, 60, 28, 40, 0],
-        [
-            60, 35, -60, -60, -48, -34, 0, -60, 15, -60, 6, 40, 0, 16, 56,
-        ],
-    ],
-    around_enemy_king: [
-        [
-            23, 22, 31, -58, -36, 29, 0, -95, -42, 2, -20, 27, -89, 31, -89,
-        ],
-        [
-            -73, 2, -39, -58, 2, -19, 0, -118, 31, 2, -118, -89, 31, 31, -29,
-        ],
-        [
-            -12, -29, 31, -118, -68, -79, 0, -106, -89, -118, 2, -89, 31, -89, -89,
-        ],
-        [
-            110, 138, 138, 156, 156, 138, 0, 216, 62, 156, 156, 58, 21, 66, 118,
-        ],
-        [
-            130, 138, 105, 156, 156, 138, 0, 156, 88, 156, 208, 42, 18, 20, 40,
-        ],
-        [
-            16, 27, 24, -118, -58, 31, 0, -14, 31, 2, -58, 31, 31, 31, 31,
-        ],
-        [31, -89, 31, -58, 2, 31, 0, -58, 31, -58, 2, 31, 31, -29, 31],
-        [
-            74, 66, 138, 156, 156, 86, 0, 156, 38, 156, 156, 18, 38, 18, 18,
-        ],
-        [
-            69, 18, 64, 156, 156, 18, 0, 156, 138, 156, 156, 48, 138, 18, 38,
-        ],
-    ],
-    support_percent: 25,
-    danger_base: -3,
-    danger_attacker: [41, 108, 115, 84, 108, 24, 37, 69, 47],
-    danger_attacked: 50,
-    danger_weak: 64,
-    danger_guarded: 9,
-    danger_hand: [-1, 58, 32, 72, 108, 31, 30],
-    danger_check: [133, 154, 168, 134, 184, 142, 194, 130, 208],
-    danger_escape: 7,
-    danger_cap: 1494,
-    threat_hanging: 69,
-    threat_by_pawn: 100,
-    threat_on_major: 110,
-};
-
-/// Minishogi's weights.
-const MINISHOGI: ShogiWeights = ShogiWeights {
-    board: [
-        238, 300, 350, 625, 680, 765, 904, 0, 612, 530, 540, 548, 1140, 1346,
-    ],
-    hand: [253, 340, 400, 650, 758, 790, 962],
-    mobility: 8,
-    tempo: 141,
-    king_home: 168,
-    king_per_rank: 21,
-    pawn_per_rank: -46,
-    around_own_king: [
-        [
-            30, 14, -30, 1, -30, 14, 0, 30, 30, 30, -22, -30, -10, -30, -30,
-        ],
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        [
-            153, 93, 93, 77, 137, 93, 0, 77, 93, 77, 86, 109, 93, 114, 153,
-        ],
-        [
-            93, 93, 153, 137, 137, 93, 0, 85, 126, 77, 93, 141, 93, 152, 153,
-        ],
-        [30, 30, 30, -24, 30, 30, 0, 22, -30, 14, 30, 6, -2, 30, 30],
-        [
-            -30, 30, 30, -30, 30, 30, 0, -7, 30, -30, -30, -30, 22, -30, -30,
-        ],
-        [22, -30, 30, 12, 30, 6, 0, -30, -16, -30, 30, 8, -30, 22, 30],
-        [30, 30, -30, 30, 30, 30, 0, -30, -30, 14, -6, 27, 26, 6, -30],
-    ],
-    around_enemy_king: [
-        [
-            123, 123, 123, 186, 156, 71, 0, 216, 123, 156, 156, 123, 63, 123, 63,
-        ],
-        [
-            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
-        ],
-        [
-            93, 93, 93, 186, 186, 93, 0, 186, 93, 186, 186, 93, 93, 93, 93,
-        ],
-        [
-            142, 150, 150, 240, 240, 150, 0, 270, 150, 270, 240, 90, 90, 150, 150,
-        ],
-        [
-            150, 150, 98, 240, 240, 150, 0, 240, 150, 240, 270, 90, 90, 90, 122,
-        ],
-        [
-            79, 63, 123, 216, 186, 71, 0, 156, 123, 216, 186, 123, 123, 63, 123,
-        ],
-        [
-            76, 63, 63, 186, 156, 123, 0, 186, 123, 186, 216, 123, 123, 99, 63,
-        ],
-        [
-            150, 150, 106, 240, 240, 150, 0, 240, 150, 240, 240, 150, 150, 136, 90,
-        ],
-        [
-            90, 150, 90, 240, 240, 150, 0, 240, 150, 240, 240, 90, 150, 90, 130,
-        ],
-    ],
-    support_percent: 25,
-    danger_base: -32,
-    danger_attacker: [69, 20, 25, 91, 88, 48, 47, 95, 96],
-    danger_attacked: 36,
-    danger_weak: 48,
-    danger_guarded: -4,
-    danger_hand: [73, 15, 20, 76, 103, 13, -9],
-    danger_check: [88, 40, 60, 107, 138, 118, 88, 132, 168],
-    danger_escape: 46,
-    danger_cap: 1506,
-    threat_hanging: 30,
-    threat_by_pawn: 30,
-    threat_on_major: 30,
-};
-
-/// Annan's weights.
-const ANNAN: ShogiWeights = ShogiWeights {
-    board: [
-        32, 294, 320, 434, 544, 716, 919, -14, 511, 483, 548, 460, 1020, 1280,
-    ],
-    hand: [71, 299, 330, 540, 650, 830, 1070],
-    mobility: 14,
-    tempo: 110,
-    king_home: 76,
-    king_per_rank: 5,
-    pawn_per_rank: 0,
-    around_own_king: [
-        [
-            -30, -30, -30, 30, -30, -30, 0, -20, 22, 30, 6, -5, -15, 11, -17,
-        ],
-        [
-            30, -30, 30, -30, 30, -30, 0, -1, 30, 30, 30, 30, 30, 14, -11,
-        ],
-        [
-            -30, 30, -30, -30, -30, -2, 0, -16, 14, 30, -26, -23, 19, -30, 30,
-        ],
-        [
-            -73, -15, -15, 125, 85, -49, 0, 110, -15, 125, 84, -34, -15, -51, -26,
-        ],
-        [
-            -75, -27, -15, 65, 98, -15, 0, 105, -31, 125, 74, -15, -49, -57, -15,
-        ],
-        [
-            -30, 14, -30, -30, -30, 30, 0, 18, 19, -4, -7, 4, 30, -26, -3,
-        ],
-        [
-            -30, -30, 30, -30, 30, -30, 0, -30, 7, 30, -30, -19, 30, -28, -30,
-        ],
-        [
-            30, -30, -30, -30, -30, -30, 0, -28, 30, 30, 30, 0, -30, -24, -30,
-        ],
-        [
-            18, 30, -30, 30, 30, -30, 0, -30, -30, 30, 30, -30, 30, -30, -30,
-        ],
-    ],
-    around_enemy_king: [
-        [
-            95, 95, 81, 160, 100, 95, 0, 100, 39, 100, 100, 95, 35, 35, 35,
-        ],
-        [
-            35, 63, 95, 160, 116, 35, 0, 100, 95, 160, 160, 95, 95, 95, 35,
-        ],
-        [
-            83, 95, 95, 160, 100, 43, 0, 100, 95, 160, 100, 35, 83, 35, 95,
-        ],
-        [
-            102, 102, 102, 114, 114, 102, 0, 174, 102, 174, 114, 78, 102, 102, 102,
-        ],
-        [
-            42, 102, 42, 130, 144, 102, 0, 174, 58, 144, 174, 42, 42, 102, 42,
-        ],
-        [
-            95, 95, 95, 160, 100, 95, 0, 160, 95, 160, 130, 95, 35, 95, 87,
-        ],
-        [
-            35, 35, 35, 130, 160, 95, 0, 100, 35, 130, 160, 73, 71, 95, 35,
-        ],
-        [
-            58, 102, 102, 144, 174, 62, 0, 144, 42, 144, 144, 42, 102, 102, 102,
-        ],
-        [
-            102, 102, 42, 144, 144, 82, 0, 144, 42, 144, 144, 102, 102, 58, 78,
-        ],
-    ],
-    support_percent: 23,
-    danger_base: -40,
-    danger_attacker: [-2, 37, 85, 100, 95, 64, 68, 60, 101],
-    danger_attacked: 62,
-    danger_weak: 41,
-    danger_guarded: 14,
-    danger_hand: [4, 36, -2, 0, 50, 30, 40],
-    danger_check: [80, 100, 119, 120, 129, 77, 92, 110, 143],
-    danger_escape: 20,
-    danger_cap: 1500,
-    threat_hanging: 16,
-    threat_by_pawn: 30,
-    threat_on_major: 30,
-};
 
 /// The value of `role` standing on the board.
 pub(crate) fn board_value(role: Role) -> i32 {
@@ -492,37 +260,30 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
     };
     let own_king = kings[piece.color.index()];
     let enemy_king = kings[piece.color.opponent().index()];
-    if let Some(cell) = around_king(piece.color, here, own_king) {
-        score += w.around_own_king[kind][cell];
-    }
-    if let Some(cell) = around_king(piece.color, here, enemy_king) {
-        score += w.around_enemy_king[kind][cell];
-    }
-    score
+    let (row, column) = around_king(piece.color, here, own_king);
+    score += w.around_own_king[kind][row][column];
+    let (row, column) = around_king(piece.color, here, enemy_king);
+    score + w.around_enemy_king[kind][row][column]
 }
 
-/// How far the king-relative tables reach from the king, in files to
-/// either side (mirrored) and in ranks in front or behind.
-const AROUND_KING_REACH: usize = 2;
+/// How far a piece can stand from a king, in files or in ranks: the
+/// king-relative tables tell apart every square of the largest board.
+const AROUND_KING_REACH: u8 = 8;
 
-/// The squares around a king the king-relative tables tell apart: five
-/// ranks of three file distances.
-const AROUND_KING: usize = (2 * AROUND_KING_REACH + 1) * (AROUND_KING_REACH + 1);
+/// A king-relative table, laid out as a board seen from the piece owner's
+/// side: a row per rank from eight in front of the king down to eight
+/// behind it (the king's own rank is row 8), a column per file distance
+/// from the king, 0 to 8 (mirrored).
+type AroundKing = [[i32; AROUND_KING_REACH as usize + 1]; 2 * AROUND_KING_REACH as usize + 1];
 
-/// The cell of a `color` piece on `here` in a king-relative table around
-/// the king on `king`, both `(file, rank)`: its rank offset forward from
-/// the piece owner's view (−2 to 2), then its file distance (0 to 2);
-/// `None` beyond.
-fn around_king(color: Color, here: (u8, u8), king: (u8, u8)) -> Option<usize> {
-    let file = usize::from(here.0.abs_diff(king.0));
-    let forward = match color {
-        Color::Sente => i32::from(king.1) - i32::from(here.1),
-        Color::Gote => i32::from(here.1) - i32::from(king.1),
+/// The `(row, column)` of a `color` piece on `here` in an [`AroundKing`]
+/// table of the king on `king`, both `(file, rank)`.
+fn around_king(color: Color, here: (u8, u8), king: (u8, u8)) -> (usize, usize) {
+    let row = match color {
+        Color::Sente => here.1 + AROUND_KING_REACH - king.1,
+        Color::Gote => king.1 + AROUND_KING_REACH - here.1,
     };
-    let row = usize::try_from(forward + AROUND_KING_REACH as i32)
-        .ok()
-        .filter(|&row| row <= 2 * AROUND_KING_REACH)?;
-    (file <= AROUND_KING_REACH).then_some(row * (AROUND_KING_REACH + 1) + file)
+    (usize::from(row), usize::from(here.0.abs_diff(king.0)))
 }
 
 /// Annan: a piece standing in front of a stronger friendly piece moves like
@@ -710,38 +471,45 @@ mod tests {
         assert_eq!(units(&lone, &SHOGI), units(&lone, &no_checks));
     }
 
+    /// The king-relative cell `forward` ranks in front of the king (from
+    /// the piece owner's view) and `files` files aside.
+    fn cell(forward: i8, files: u8) -> (usize, usize) {
+        (usize::try_from(8 - forward).unwrap(), usize::from(files))
+    }
+
     #[test]
     fn king_relative_cells_count_forward_from_the_pieces_owner() {
         // Sente's gold on 4h, a rank in front of its king on 5i and a file aside.
-        let diagonal_front = 3 * 3 + 1;
-        assert_eq!(
-            around_king(Color::Sente, (4, 8), (5, 9)),
-            Some(diagonal_front)
-        );
+        assert_eq!(around_king(Color::Sente, (4, 8), (5, 9)), cell(1, 1));
         // Gote's, on 6b with its king on 5a, is the same cell: its front is downwards.
-        assert_eq!(
-            around_king(Color::Gote, (6, 2), (5, 1)),
-            Some(diagonal_front)
-        );
+        assert_eq!(around_king(Color::Gote, (6, 2), (5, 1)), cell(1, 1));
         // Sente's silver on 3i, a rank behind its king on 5h and two files aside.
-        assert_eq!(around_king(Color::Sente, (3, 9), (5, 8)), Some(3 + 2));
-        // Three files or three ranks away is beyond the tables.
-        assert_eq!(around_king(Color::Sente, (2, 9), (5, 9)), None);
-        assert_eq!(around_king(Color::Sente, (5, 6), (5, 9)), None);
-        assert_eq!(around_king(Color::Gote, (5, 4), (5, 1)), None);
+        assert_eq!(around_king(Color::Sente, (3, 9), (5, 8)), cell(-1, 2));
+        // The far corners are the first and the last cells.
+        assert_eq!(around_king(Color::Sente, (9, 1), (1, 9)), (0, 8));
+        assert_eq!(around_king(Color::Sente, (1, 9), (9, 1)), (16, 8));
+        assert_eq!(around_king(Color::Gote, (1, 9), (9, 1)), (0, 8));
     }
 
     #[test]
     fn a_piece_scores_its_cells_around_both_kings() {
+        let empty = [[[0; 9]; 17]; danger::KINDS];
         let mut w = ShogiWeights {
-            around_own_king: [[0; AROUND_KING]; danger::KINDS],
-            around_enemy_king: [[0; AROUND_KING]; danger::KINDS],
+            around_own_king: empty,
+            around_enemy_king: empty,
             ..SHOGI
         };
         let gold_like = danger::kind(Role::Tokin).unwrap();
-        w.around_own_king[gold_like][3 * 3 + 1] = 7;
-        w.around_enemy_king[gold_like][2 * 3 + 2] = 40;
-        w.around_enemy_king[danger::kind(Role::Knight).unwrap()][2 * 3 + 2] = -5;
+        let knight = danger::kind(Role::Knight).unwrap();
+        let set = |table: &mut [AroundKing; danger::KINDS],
+                   kind: usize,
+                   (row, column): (usize, usize),
+                   value| {
+            table[kind][row][column] = value;
+        };
+        set(&mut w.around_own_king, gold_like, cell(1, 1), 7);
+        set(&mut w.around_enemy_king, gold_like, cell(0, 2), 40);
+        set(&mut w.around_enemy_king, knight, cell(0, 2), -5);
         // Kings on 5i (Sente) and 2h (Gote); pieces on 4h.
         let kings = [(5, 9), (2, 8)];
         let at = |role, color| {
