@@ -4,7 +4,9 @@
 //! - material, with the soldier worth double once across the river and the
 //!   horse gaining on the cannon as the board empties;
 //! - placement: horses and cannons towards the centre and forward, soldiers
-//!   near the enemy palace;
+//!   near the enemy palace; a table per kind by rank and file, and one per
+//!   attacking kind (chariot, horse, cannon, soldier) by where it stands
+//!   relative to the enemy general;
 //! - mobility: points each chariot reaches, legs blocking each horse;
 //! - king safety: missing advisors and elephants while the enemy still has
 //!   attackers, and the general's rank; attackers gathered before the
@@ -82,31 +84,187 @@ weights! {
         pub cannon_battery: i32,
         /// A horse on the heart of its own palace.
         pub palace_heart_horse: i32,
+        /// Per kind ([`Role::index`]), by point: a row per rank from the
+        /// owner's back rank (0) to the enemy's (9), a column per file from
+        /// the centre file (0) to the edge (4).
+        pub squares: [[[i32; 5]; 10]; 7],
+        /// Per attacking kind ([`ATTACKERS`]), by where it stands relative
+        /// to the enemy general ([`around_enemy_general`]).
+        pub around_enemy_general: [AroundGeneral; 4],
     }
 }
 
+/// A general-relative table: a row per rank from nine behind the enemy
+/// general, from the attacker's view, to two beyond it (the general keeps
+/// to its palace), a column per file distance from it (0 to 5).
+type AroundGeneral = [[i32; 6]; 12];
+
 /// The weights the engine plays with.
 const XIANGQI: XiangqiWeights = XiangqiWeights {
-    value: [0, 164, 144, 422, 972, 506, 104],
-    crossed_soldier: 136,
-    tempo: 10,
-    chariot_reach: 12,
-    horse_leg_blocked: -5,
-    missing_advisor: 50,
-    missing_elephant: 48,
-    general_home: 26,
-    general_per_rank: -40,
-    horse: [9, 34, -21, -4],
-    cannon: [22, 5, -6],
-    chariot: [28, 15],
-    soldier: [0, 15],
-    soldier_last_rank: -117,
-    attack_units: [12, 6, -4, 7],
-    attack_defender: 4,
-    attack_danger: 11,
-    hollow_cannon: 56,
-    cannon_battery: 14,
-    palace_heart_horse: -64,
+    value: [0, 160, 148, 384, 1134, 498, 120],
+    crossed_soldier: 114,
+    tempo: 16,
+    chariot_reach: 8,
+    horse_leg_blocked: -13,
+    missing_advisor: 23,
+    missing_elephant: 27,
+    general_home: 7,
+    general_per_rank: -34,
+    horse: [8, 26, 14, -1],
+    cannon: [17, 4, -3],
+    chariot: [17, 14],
+    soldier: [-1, 28],
+    soldier_last_rank: -113,
+    attack_units: [14, 8, 3, 7],
+    attack_defender: 5,
+    attack_danger: 3,
+    hollow_cannon: 30,
+    cannon_battery: 16,
+    palace_heart_horse: -13,
+    squares: [
+        [
+            [-6, -10, 0, 0, 0],
+            [21, 8, 0, 0, 0],
+            [-3, -14, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+        ],
+        [
+            [0, -6, 0, 0, 0],
+            [9, 0, 0, 0, 0],
+            [0, -10, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+        ],
+        [
+            [0, 0, 2, 0, 0],
+            [0, 0, 0, 0, 0],
+            [11, 0, 0, 0, -10],
+            [0, 0, 0, 0, 0],
+            [0, 0, -6, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+        ],
+        [
+            [-6, 17, 43, -7, -18],
+            [13, -9, -6, 0, -11],
+            [34, 2, 30, -20, 8],
+            [-3, 1, 11, 0, -36],
+            [22, 14, 31, 31, -7],
+            [23, 32, 17, 11, 16],
+            [-5, -6, 2, 30, 32],
+            [-25, -17, -10, -4, 20],
+            [-50, -26, -28, 12, 8],
+            [-51, -3, -14, -18, -2],
+        ],
+        [
+            [-15, 29, 5, 26, -50],
+            [-32, 2, -2, 10, 1],
+            [4, 17, 31, 21, 10],
+            [-3, 20, 46, 37, 46],
+            [16, 14, 12, 29, 54],
+            [-5, -3, 11, 6, 37],
+            [-22, -15, 5, 5, 32],
+            [-30, -20, -23, -32, -2],
+            [60, -33, -35, -22, -22],
+            [5, -24, -32, -10, 24],
+        ],
+        [
+            [31, 8, -40, -44, -17],
+            [0, -1, -15, 28, 3],
+            [1, -1, 6, -8, -3],
+            [-11, -10, -18, -21, -3],
+            [21, 14, 37, 36, 10],
+            [4, 9, 22, -10, 0],
+            [9, 5, 16, 2, -6],
+            [-16, -29, 0, -7, 30],
+            [-25, -1, -9, -8, -22],
+            [-9, -15, 6, -6, -5],
+        ],
+        [
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+            [16, 0, -2, 0, 1],
+            [2, 0, 11, 0, -3],
+            [-3, 13, -6, 5, -12],
+            [-26, -13, -20, 7, 0],
+            [17, 9, -2, 5, -8],
+            [43, -7, -14, -1, -10],
+            [-6, -26, 8, 21, 11],
+        ],
+    ],
+    around_enemy_general: [
+        [
+            [-11, -3, -22, -7, -13, 5],
+            [-19, -4, -25, 6, -22, -15],
+            [-2, -9, -24, -5, -41, 8],
+            [25, 7, -7, 3, -37, 18],
+            [-8, 4, 8, -4, -26, 4],
+            [14, 13, 12, -4, -18, 5],
+            [23, 20, 10, 0, -17, 0],
+            [29, 23, 16, 16, 1, 7],
+            [0, 23, 8, 10, 15, 14],
+            [0, 0, 12, -13, -25, 10],
+            [0, 1, 5, -31, -29, -27],
+            [36, 115, 42, 28, 9, -8],
+        ],
+        [
+            [1, -16, -30, -17, -22, 0],
+            [-5, -6, 2, -11, 19, 13],
+            [-21, -7, -25, -12, 5, 12],
+            [7, 18, -17, -5, 17, 25],
+            [13, 9, 19, 1, -1, -44],
+            [12, 29, 42, 21, -5, -16],
+            [-1, 40, 5, 20, -7, -34],
+            [17, 17, -6, 8, 16, -20],
+            [-24, 3, 36, 24, -6, -17],
+            [0, 5, 9, 11, 19, 1],
+            [-33, -14, 23, 9, 4, 6],
+            [11, 0, 11, -8, -6, -26],
+        ],
+        [
+            [17, -39, -3, -24, -4, -8],
+            [22, -18, 20, -33, 17, 12],
+            [33, 4, 14, -1, 23, -18],
+            [42, 11, 23, 6, 22, -7],
+            [6, -12, -4, -15, 22, -69],
+            [-5, -2, -34, -17, 18, 1],
+            [-16, -3, -1, 9, 18, 20],
+            [-22, -4, 5, 14, 8, 14],
+            [-74, -9, 18, 11, 64, -2],
+            [0, -42, -39, -10, 24, 4],
+            [-23, -15, 7, 29, 8, 8],
+            [10, -46, 11, 3, -14, -17],
+        ],
+        [
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [-20, -20, -19, -10, -15, -6],
+            [-13, -20, -15, 0, 4, 7],
+            [-1, 0, -11, 0, 13, 27],
+            [14, 9, 12, 4, 15, 4],
+            [8, 11, -8, -1, 11, 22],
+            [0, 16, 12, 13, 22, -3],
+            [0, 0, 23, 10, 11, 11],
+            [-13, 2, 6, 17, 5, 0],
+            [-19, -52, -25, -4, 2, 0],
+        ],
+    ],
 };
 
 /// The base value of `role`.
@@ -317,6 +475,18 @@ fn pieces_between(pos: &Position, from: Square, to: Square) -> Option<usize> {
     )
 }
 
+/// The `(row, column)` of a `color` piece on `sq` in an [`AroundGeneral`]
+/// table of the enemy general on `general`, `(file, rank)`.
+fn around_enemy_general(color: Color, sq: Square, general: (u8, u8)) -> (usize, usize) {
+    let general_advance = match color {
+        Color::Red => general.1,
+        Color::Black => 9 - general.1,
+    };
+    // The enemy general stands 7 to 9 ranks from `color`'s back rank.
+    let row = advance(color, sq) as usize + 9 - usize::from(general_advance);
+    (row, usize::from(sq.file().abs_diff(general.0)))
+}
+
 /// Material plus placement of `piece` on `sq`, from its owner's view.
 fn piece_score(
     w: &XiangqiWeights,
@@ -328,7 +498,13 @@ fn piece_score(
     let rank = advance(piece.color, sq);
     let centre = 4 - i32::from(sq.file().abs_diff(4));
     let near_general = 4 - distance((sq.file(), sq.rank()), enemy_general).min(4);
-    let mut score = w.value[piece.role.index()];
+    let file_from_centre = usize::from(sq.file().abs_diff(4));
+    let mut score = w.value[piece.role.index()]
+        + w.squares[piece.role.index()][rank as usize][file_from_centre];
+    if let Some(kind) = ATTACKERS.iter().position(|&role| role == piece.role) {
+        let (row, column) = around_enemy_general(piece.color, sq, enemy_general);
+        score += w.around_enemy_general[kind][row][column];
+    }
     score += match piece.role {
         Role::General => {
             if rank == 0 && sq.file() == 4 {
@@ -454,5 +630,68 @@ mod tests {
         let fen = "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         let pos = Position::from_fen(fen).unwrap();
         assert!(pos.evaluate() > 800);
+    }
+
+    /// `fen` with the colours swapped (ranks reversed, the other side to
+    /// move) or the files mirrored.
+    fn flipped(fen: &str, colours: bool) -> Position {
+        let (board, rest) = fen.split_once(' ').unwrap();
+        let rows: Vec<String> = if colours {
+            board
+                .split('/')
+                .rev()
+                .map(|row| {
+                    row.chars()
+                        .map(|c| {
+                            if c.is_ascii_uppercase() {
+                                c.to_ascii_lowercase()
+                            } else {
+                                c.to_ascii_uppercase()
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            board
+                .split('/')
+                .map(|row| row.chars().rev().collect())
+                .collect()
+        };
+        let rest = if colours {
+            let side = if rest.starts_with('w') { "b" } else { "w" };
+            format!("{side}{}", &rest[1..])
+        } else {
+            rest.to_owned()
+        };
+        Position::from_fen(&format!("{} {rest}", rows.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn both_players_and_both_wings_see_a_position_alike() {
+        // A middlegame with the red general off its home point and pieces
+        // of every kind on both wings.
+        let fen = "2bak4/4a4/2n1b1n2/p1r1p3p/2p3c2/6P2/P1P1P3P/1C2B1N2/3RA4/3K1AB2 w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(flipped(fen, true).evaluate(), pos.evaluate());
+        assert_eq!(flipped(fen, false).evaluate(), pos.evaluate());
+    }
+
+    #[test]
+    fn attackers_are_placed_relative_to_the_enemy_general() {
+        // A red piece on e7 and the black general on e9: seven ranks
+        // from Red's back rank, two behind the general's nine.
+        assert_eq!(around_enemy_general(Color::Red, sq(4, 7), (4, 9)), (7, 0));
+        // A black piece on f2 and the red general on d0: the same, two files aside.
+        assert_eq!(around_enemy_general(Color::Black, sq(5, 2), (3, 0)), (7, 2));
+        // The rows run from a piece on its own back rank with the general
+        // on its own (0) to one on the enemy's back rank with the general
+        // two ranks out of it (11); the columns to five files aside.
+        assert_eq!(around_enemy_general(Color::Red, sq(0, 0), (5, 9)), (0, 5));
+        assert_eq!(around_enemy_general(Color::Red, sq(3, 9), (3, 7)), (11, 0));
+    }
+
+    fn sq(file: u8, rank: u8) -> Square {
+        Square::new(file, rank).unwrap()
     }
 }
