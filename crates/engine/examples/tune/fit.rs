@@ -28,7 +28,7 @@ const HOLD_OUT: usize = 10;
 /// weights the evaluation is linear in, a secant for the others.
 const SLOPE_STEP: i32 = 4;
 /// The ridge penalties tried, per squared centipawn of change.
-const RIDGES: [f64; 4] = [1e-10, 1e-9, 1e-8, 1e-7];
+const RIDGES: [f64; 4] = [1e-11, 1e-10, 1e-9, 1e-8];
 /// Adam's steps over all positions, its step size (centipawns) and decays.
 const ITERATIONS: usize = 300;
 const RATE: f64 = 1.0;

@@ -1,5 +1,13 @@
 //! Self-play: `generate` labels the positions of the engine's games
 //! against itself, `match` plays this build against an older `koma`.
+//!
+//! Every game starts after [`RANDOM_PLIES`] random quiet plies of its seed,
+//! so that games differ. `generate` writes one line per quiet position (its
+//! side to move not in check, the engine's best move neither capturing nor
+//! promoting): the game's result for the side to move (`1`, `0.5`, `0`),
+//! the score of the search that chose the move (centipawns for the side to
+//! move, mates as ±[`MATE_LABEL`]) and the SFEN (FEN in xiangqi). `match`
+//! plays each opening twice, colours swapped.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
