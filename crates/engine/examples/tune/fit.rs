@@ -210,29 +210,26 @@ where
     let start = first.position.weights().clone();
     let values = P::weight_values(&start);
     let train = samples.len() - samples.len() / HOLD_OUT;
-    let evals: Vec<f64> = samples
-        .iter()
-        .map(|s| f64::from(s.position.evaluate()))
-        .collect();
-    let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
-    let k = fit_k(&evals[..train], &results[..train]);
-    let targets: Vec<f64> = samples
-        .iter()
-        .map(|s| blended(s.result, s.score, lambda, k))
-        .collect();
-    let before = errors(&evals, &targets, train, k);
-    println!(
-        "{train} fitted, {} held out; K = {k:.3}; error before: fitted {:.6}, held out {:.6}",
-        samples.len() - train,
-        before.0,
-        before.1
-    );
     let timer = std::time::Instant::now();
     let model = LinearModel::measure(&samples, &start, &values);
     eprintln!(
         "{} weights measured in {:.0?}",
         values.len(),
         timer.elapsed()
+    );
+    // The model's base is every position's evaluation under the start.
+    let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
+    let k = fit_k(&model.base[..train], &results[..train]);
+    let targets: Vec<f64> = samples
+        .iter()
+        .map(|s| blended(s.result, s.score, lambda, k))
+        .collect();
+    let before = errors(&model.base, &targets, train, k);
+    println!(
+        "{train} fitted, {} held out; K = {k:.3}; error before: fitted {:.6}, held out {:.6}",
+        samples.len() - train,
+        before.0,
+        before.1
     );
     let (mut kept, mut kept_errors) = (values.clone(), before);
     for ridge in RIDGES {
