@@ -2,9 +2,9 @@
 //! with aspiration windows, a shared transposition table (which also keeps
 //! each position's static evaluation), quiescence search over captures (and
 //! quiet checks at its first ply in the drop games), null-move pruning,
-//! reverse futility pruning, internal iterative reduction, late-move and
-//! futility pruning of quiet moves and SEE pruning of losing captures near
-//! the leaves (never of a move that gives check), late-move reductions
+//! reverse futility pruning, internal iterative reduction, late-move,
+//! futility and SEE pruning of quiet moves and SEE pruning of losing
+//! captures near the leaves (never of a move that gives check), late-move reductions
 //! steered by the move histories ([`history`](crate::history)) and by
 //! whether the side to move is improving, check extensions, mate scores,
 //! and the game ends of each variant inside the tree.
@@ -49,6 +49,10 @@ const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 const INFINITY: i32 = 31_000;
 /// Quiet checking moves and drops quiescence tries at its first ply.
 const QUIESCENCE_CHECKS: usize = 8;
+/// Quiet moves and drops that lose more than this times the depth squared
+/// by SEE (in exchange values) are pruned near the leaves: the piece
+/// just hangs.
+const QUIET_SEE_MARGIN: i32 = 40;
 
 const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
@@ -704,6 +708,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                         || static_eval.is_some_and(|static_eval| {
                             depth <= 3 && static_eval + 100 + 100 * depth <= alpha
                         })
+                        || depth <= 8 && pos.see(mv) < -QUIET_SEE_MARGIN * depth * depth
                 } else {
                     depth <= 6 && is_losing_capture(order) && pos.see(mv) < -100 * depth
                 };
