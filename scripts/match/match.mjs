@@ -7,7 +7,8 @@
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2).
 // --log appends a line per move: game, ply, engine, move, and the depth,
-// score and nodes of the engine's last `info` line. --go replaces `movetime MS` in each
+// score and nodes of the engine's last `info` line; the opening's moves come
+// first, with `-` for the engine, so that any position can be set up again. --go replaces `movetime MS` in each
 // `go` command (e.g. `depth 8` or `nodes 100000`), for both engines;
 // --a-go and --b-go for one engine only.
 // Each engine is stopped (SIGSTOP) while the other thinks: an engine that
@@ -138,6 +139,7 @@ for (let game = 1; game <= Number(opt.games); game++) {
   if (game % 2 === 1) line = opening();
   const [first, second] = game % 2 === 1 ? [a, b] : [b, a];
   const moves = [...line];
+  if (opt.log) line.forEach((move, i) => appendFileSync(opt.log, `${game} ${i + 1} - ${move}\n`));
   let verdict;
   while (!verdict) {
     const mover = moves.length % 2 === 0 ? first : second;
