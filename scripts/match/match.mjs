@@ -8,9 +8,9 @@
 // starts from the same random opening of --opening plies (default 2).
 // --log appends a line per move: game, ply, engine, move, and the depth,
 // score and nodes of the engine's last `info` line; the opening's moves come
-// first, with `-` for the engine, so that any position can be set up again. --go replaces `movetime MS` in each
-// `go` command (e.g. `depth 8` or `nodes 100000`), for both engines;
-// --a-go and --b-go for one engine only.
+// first, with `-` for the engine, so that any position can be set up again.
+// --go replaces `movetime MS` in each `go` command (e.g. `depth 8` or
+// `nodes 100000`), for both engines; --a-go and --b-go for one engine only.
 // Each engine is stopped (SIGSTOP) while the other thinks: an engine that
 // keeps busy between moves (Fairy-Stockfish's WebAssembly threads spin,
 // about half a core) would otherwise take time from its opponent.

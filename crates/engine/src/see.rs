@@ -3,8 +3,10 @@
 //! valuable piece, and either side may stop when going on would lose.
 //!
 //! Ordering uses it to try winning and equal captures first and losing ones
-//! after the killers; quiescence skips losing captures, and tries a checking
-//! move or drop only when SEE says it does not lose the piece.
+//! after the killers; near the leaves the search prunes captures, quiet
+//! moves and drops that lose too much by it; quiescence skips losing
+//! captures, and tries a checking move or drop only when SEE says it does
+//! not lose the piece.
 //!
 //! Values are exchange values: in the drop games a captured piece leaves the
 //! board and joins the captor's hand, so losing it costs its board value plus
