@@ -5,7 +5,8 @@
 //     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
 //     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
-// starts from the same random opening of --opening plies (default 2).
+// starts from the same random opening of --opening plies (default 2). The
+// last line gives A's score with its ±2σ interval and the Elo difference.
 // --log appends a line per move: game, ply, engine, move, and the depth,
 // score and nodes of the engine's last `info` line; the opening's moves come
 // first, with `-` for the engine, so that any position can be set up again.
@@ -166,6 +167,27 @@ for (let game = 1; game <= Number(opt.games); game++) {
     `game ${game}: A plays ${first === a ? "first" : "second"}, ${verdict.winner === "draw" ? "draw" : verdict.winner.toUpperCase() + " wins"} (${verdict.reason}) after ${moves.length} plies; A ${score.a} B ${score.b} draws ${score.draw}`,
   );
 }
+console.log(summary(score));
 a.quit();
 b.quit();
 process.exit(0);
+
+/** A's score with its ±2σ interval, and the Elo difference it implies. */
+function summary({ a: wins, b: losses, draw: draws }) {
+  const games = wins + losses + draws;
+  const mean = (wins + draws / 2) / games;
+  // The variance of one game's score (1, ½ or 0) about the mean.
+  const variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / games;
+  const margin = 2 * Math.sqrt(variance / games);
+  const elo = (p) => {
+    if (p <= 0) return "-inf";
+    if (p >= 1) return "+inf";
+    const d = Math.round(-400 * Math.log10(1 / p - 1));
+    return d > 0 ? `+${d}` : `${d}`;
+  };
+  const percent = (p) => (100 * p).toFixed(1);
+  return (
+    `A scores ${wins + draws / 2}/${games} (+${wins} =${draws} -${losses}), ` +
+    `${percent(mean)}% ± ${percent(margin)}%, Elo ${elo(mean)} (${elo(mean - margin)} to ${elo(mean + margin)})`
+  );
+}
