@@ -175,6 +175,7 @@ process.exit(0);
 /** A's score with its ±2σ interval, and the Elo difference it implies. */
 function summary({ a: wins, b: losses, draw: draws }) {
   const games = wins + losses + draws;
+  if (games === 0) return "A scores 0/0: no game was played";
   const mean = (wins + draws / 2) / games;
   // The variance of one game's score (1, ½ or 0) about the mean.
   const variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / games;
