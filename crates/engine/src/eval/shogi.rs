@@ -419,11 +419,11 @@ mod tests {
 
     #[test]
     fn attackers_near_the_king_and_pieces_in_hand_are_dangerous() {
-        // Gote's gold and silver on 4g and 6g, in front of Sente's king on
-        // 5i, or beside Gote's own king on 4a and 6a; the same material.
-        let attacked = pos("4k4/9/9/9/9/9/3g1s3/9/4K4 b - 1", Variant::Shogi);
-        let at_home = pos("3gks3/9/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi);
-        let with_rook = pos("4k4/9/9/9/9/9/3g1s3/9/4K4 b r 1", Variant::Shogi);
+        // Gote's silver on 4g, in front of Sente's king on 5i, or beside
+        // Gote's own king on 4a; the same material.
+        let attacked = pos("4k4/9/9/9/9/9/5s3/9/4K4 b - 1", Variant::Shogi);
+        let at_home = pos("4ks3/9/9/9/9/9/9/9/4K4 b - 1", Variant::Shogi);
+        let with_rook = pos("4k4/9/9/9/9/9/5s3/9/4K4 b r 1", Variant::Shogi);
         let sente = Color::Sente;
         assert!(danger_of(&attacked, sente) > danger_of(&at_home, sente));
         assert!(danger_of(&with_rook, sente) > danger_of(&attacked, sente));
@@ -431,11 +431,12 @@ mod tests {
         // what the attack already costs than it costs with no attack.
         let cost = |p: &Position| danger::danger_score(&SHOGI, danger_of(p, sente));
         let rook_added = cost(&with_rook) - cost(&attacked);
-        let home_with_rook = pos("3gks3/9/9/9/9/9/9/9/4K4 b r 1", Variant::Shogi);
+        let home_with_rook = pos("4ks3/9/9/9/9/9/9/9/4K4 b r 1", Variant::Shogi);
         let rook_alone = cost(&home_with_rook) - cost(&at_home);
         assert!(
             cost(&attacked) > 0 && rook_added > rook_alone,
-            "{rook_added} {rook_alone}"
+            "{rook_added} {rook_alone} {}",
+            cost(&with_rook)
         );
         // And the evaluation pays it.
         let without_danger = ShogiWeights {

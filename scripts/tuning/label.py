@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Relabels a `tune generate` data file with another engine's search scores.
+
+    label.py ENGINE NODES IN OUT [JOBS]
+
+Each line of IN is `RESULT SCORE SFEN`. ENGINE, a USI engine, searches SFEN
+for NODES nodes; the line goes to OUT, in the same order, with SCORE
+replaced by the engine's final score, clamped to ±3000 like Koma's own
+labels (mates too). The result is kept. JOBS engines (the number of cores
+unless given) share the lines, one core each.
+
+Engines count centipawns differently, so the new scores are rescaled to
+Koma's: each set of scores predicts the games' results best through a
+logistic curve of some scale K (as `tune fit` finds it), and the engine's
+scores are multiplied by its K over the old scores' K.
+
+This is how an engine stronger than Koma's own search at a few thousand
+nodes teaches the evaluation (README, "Tuning").
+"""
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+MATE_LABEL = 3000
+
+
+class Engine:
+    def __init__(self, path):
+        self.process = subprocess.Popen(
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.send("usi")
+        options = self.wait_for("usiok")
+        # Contempt (Fairy-Stockfish's) would tilt every score towards the
+        # side to move.
+        if any(line.startswith("option name Contempt ") for line in options):
+            self.send("setoption name Contempt value 0")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+
+    def wait_for(self, word):
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the engine quit before '{word}'")
+            lines.append(line)
+            if line.split(" ", 1)[0].strip() == word:
+                return lines
+
+    def score(self, sfen, nodes):
+        """The score of the last `info ... score` line, for the side to move."""
+        self.send(f"position sfen {sfen}")
+        self.send(f"go nodes {nodes}")
+        score = None
+        for line in self.wait_for("bestmove"):
+            words = line.split()
+            if "score" not in words:
+                continue
+            at = words.index("score")
+            kind, value = words[at + 1], int(words[at + 2])
+            if kind == "cp":
+                score = value
+            elif kind == "mate":
+                score = MATE_LABEL if value > 0 else -MATE_LABEL
+        if score is None:
+            raise RuntimeError(f"no score for {sfen}")
+        return score
+
+    def quit(self):
+        self.send("quit")
+        self.process.wait()
+
+
+def label(path, nodes, lines):
+    """The scores of one engine for `lines` (`RESULT SCORE SFEN`)."""
+    engine = Engine(path)
+    scores = [engine.score(line.split(" ", 2)[2], nodes) for line in lines]
+    engine.quit()
+    return scores
+
+
+def main(args):
+    if len(args) not in (4, 5):
+        sys.exit(__doc__)
+    path, nodes, source, target = args[0], int(args[1]), args[2], args[3]
+    jobs = int(args[4]) if len(args) > 4 else os.cpu_count()
+    with open(source) as file:
+        lines = [line.strip() for line in file if line.strip()]
+    # Engine j labels lines j, j + jobs, j + 2·jobs, ...
+    with ThreadPoolExecutor(jobs) as pool:
+        shares = list(pool.map(lambda j: label(path, nodes, lines[j::jobs]), range(jobs)))
+    new = [0] * len(lines)
+    for j, scores in enumerate(shares):
+        new[j::jobs] = scores
+    results = [float(line.split(" ", 1)[0]) for line in lines]
+    old = [int(line.split(" ", 2)[1]) for line in lines]
+    old_k, new_k = fit_k(old, results), fit_k(new, results)
+    scale = new_k / old_k
+    print(f"old scores: K {old_k:.4f}, error {mean_squared_error(old, results, old_k):.6f}")
+    print(
+        f"new scores: K {new_k:.4f}, error {mean_squared_error(new, results, new_k):.6f}; "
+        f"scaled by {scale:.4f}"
+    )
+    with open(target, "w") as out:
+        for line, score in zip(lines, new):
+            result, _, sfen = line.split(" ", 2)
+            score = max(-MATE_LABEL, min(MATE_LABEL, round(score * scale)))
+            out.write(f"{result} {score} {sfen}\n")
+
+
+def sigmoid(score, k):
+    return 1 / (1 + 10 ** (-k * score / 400))
+
+
+def mean_squared_error(scores, results, k):
+    """How badly `scores` predict `results` through the curve of scale `k`."""
+    return sum((r - sigmoid(s, k)) ** 2 for s, r in zip(scores, results)) / len(scores)
+
+
+def fit_k(scores, results):
+    """The scale of the logistic curve through which `scores` predict
+    `results` with the least squared error: a scan, then finer scans."""
+
+    best, width = 1.0, 1.0
+    for _ in range(4):
+        candidates = [best + width * i / 10 for i in range(-10, 11)]
+        best = min(
+            (k for k in candidates if k > 0),
+            key=lambda k: mean_squared_error(scores, results, k),
+        )
+        width /= 10
+    return best
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
