@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Relabels a `tune generate` data file with another engine's search scores.
 
-    label.py ENGINE NODES IN OUT [JOBS]
+    label.py [--variant VARIANT] [--jobs JOBS] ENGINE NODES IN OUT
 
 Each line of IN is `RESULT SCORE SFEN`. ENGINE, a USI engine, searches SFEN
 for NODES nodes; the line goes to OUT, in the same order, with SCORE
 replaced by the engine's final score, clamped to ±3000 like Koma's own
 labels (mates too). The result is kept. JOBS engines (the number of cores
-unless given) share the lines, one core each.
+unless given) share the lines, one core each. VARIANT (shogi unless given,
+or minishogi) is set as `USI_Variant` and `UCI_Variant`, the names Koma and
+Fairy-Stockfish read.
 
 Engines count centipawns differently, so the new scores are rescaled to
 Koma's: each set of scores predicts the games' results best through a
@@ -18,16 +20,16 @@ This is how an engine stronger than Koma's own search at a few thousand
 nodes teaches the evaluation (README, "Tuning").
 """
 
+import argparse
 import os
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 MATE_LABEL = 3000
 
 
 class Engine:
-    def __init__(self, path):
+    def __init__(self, path, variant):
         self.process = subprocess.Popen(
             [path],
             stdin=subprocess.PIPE,
@@ -41,6 +43,9 @@ class Engine:
         # side to move.
         if any(line.startswith("option name Contempt ") for line in options):
             self.send("setoption name Contempt value 0")
+        for name in ("USI_Variant", "UCI_Variant"):
+            if any(line.startswith(f"option name {name} ") for line in options):
+                self.send(f"setoption name {name} value {variant}")
         self.send("isready")
         self.wait_for("readyok")
 
@@ -81,24 +86,31 @@ class Engine:
         self.process.wait()
 
 
-def label(path, nodes, lines):
+def label(path, variant, nodes, lines):
     """The scores of one engine for `lines` (`RESULT SCORE SFEN`)."""
-    engine = Engine(path)
+    engine = Engine(path, variant)
     scores = [engine.score(line.split(" ", 2)[2], nodes) for line in lines]
     engine.quit()
     return scores
 
 
-def main(args):
-    if len(args) not in (4, 5):
-        sys.exit(__doc__)
-    path, nodes, source, target = args[0], int(args[1]), args[2], args[3]
-    jobs = int(args[4]) if len(args) > 4 else os.cpu_count()
-    with open(source) as file:
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variant", choices=("shogi", "minishogi"), default="shogi")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("engine")
+    parser.add_argument("nodes", type=int)
+    parser.add_argument("source", metavar="in")
+    parser.add_argument("target", metavar="out")
+    args = parser.parse_args()
+    path, variant, nodes, jobs = args.engine, args.variant, args.nodes, args.jobs
+    with open(args.source) as file:
         lines = [line.strip() for line in file if line.strip()]
     # Engine j labels lines j, j + jobs, j + 2·jobs, ...
     with ThreadPoolExecutor(jobs) as pool:
-        shares = list(pool.map(lambda j: label(path, nodes, lines[j::jobs]), range(jobs)))
+        shares = list(pool.map(lambda j: label(path, variant, nodes, lines[j::jobs]), range(jobs)))
     new = [0] * len(lines)
     for j, scores in enumerate(shares):
         new[j::jobs] = scores
@@ -111,7 +123,7 @@ def main(args):
         f"new scores: K {new_k:.4f}, error {mean_squared_error(new, results, new_k):.6f}; "
         f"scaled by {scale:.4f}"
     )
-    with open(target, "w") as out:
+    with open(args.target, "w") as out:
         for line, score in zip(lines, new):
             result, _, sfen = line.split(" ", 2)
             score = max(-MATE_LABEL, min(MATE_LABEL, round(score * scale)))
@@ -143,4 +155,4 @@ def fit_k(scores, results):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
