@@ -427,15 +427,17 @@ mod tests {
         let sente = Color::Sente;
         assert!(danger_of(&attacked, sente) > danger_of(&at_home, sente));
         assert!(danger_of(&with_rook, sente) > danger_of(&attacked, sente));
-        // Danger costs more than linearly: the rook in hand adds more to
-        // what the attack already costs than it costs with no attack.
+        // Danger costs more than linearly, up to its cap: the rook in hand
+        // adds more to what the attack already costs than it costs with
+        // no attack. (A gold beside the silver reaches the cap.)
         let cost = |p: &Position| danger::danger_score(&SHOGI, danger_of(p, sente));
         let rook_added = cost(&with_rook) - cost(&attacked);
         let home_with_rook = pos("4ks3/9/9/9/9/9/9/9/4K4 b r 1", Variant::Shogi);
         let rook_alone = cost(&home_with_rook) - cost(&at_home);
         assert!(
             cost(&attacked) > 0 && rook_added > rook_alone,
-            "{rook_added} {rook_alone} {}",
+            "the rook adds {rook_added} to the attack, {rook_alone} alone; \
+             all together cost {} (the cap stops the square)",
             cost(&with_rook)
         );
         // And the evaluation pays it.
