@@ -38,14 +38,17 @@ class Engine:
             bufsize=1,
         )
         self.send("usi")
-        options = self.wait_for("usiok")
+        offered = {
+            line.split()[2]
+            for line in self.wait_for("usiok")
+            if line.startswith("option name ")
+        }
         # Contempt (Fairy-Stockfish's) would tilt every score towards the
         # side to move.
-        if any(line.startswith("option name Contempt ") for line in options):
-            self.send("setoption name Contempt value 0")
-        for name in ("USI_Variant", "UCI_Variant"):
-            if any(line.startswith(f"option name {name} ") for line in options):
-                self.send(f"setoption name {name} value {variant}")
+        settings = {"Contempt": 0, "USI_Variant": variant, "UCI_Variant": variant}
+        for name, value in settings.items():
+            if name in offered:
+                self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait_for("readyok")
 
