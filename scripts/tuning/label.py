@@ -66,7 +66,12 @@ class Engine:
                 return lines
 
     def score(self, sfen, nodes):
-        """The score of the last `info ... score` line, for the side to move."""
+        """The score of the last `info ... score` line, for the side to move.
+
+        After a node-limited stop that line is often a bound from the
+        unfinished deepest iteration (143 of 501 shogi positions at 8,000
+        nodes). It is kept: against a search of 64,000 nodes such a bound was
+        off by 66 cp on average, the exact score of the iteration before by 84."""
         self.send(f"position sfen {sfen}")
         self.send(f"go nodes {nodes}")
         score = None
