@@ -3,13 +3,15 @@
 
     label.py [--variant VARIANT] [--jobs JOBS] ENGINE NODES IN OUT
 
-Each line of IN is `RESULT SCORE SFEN`. ENGINE, a USI engine, searches SFEN
-for NODES nodes; the line goes to OUT, in the same order, with SCORE
+Each line of IN is `RESULT SCORE POSITION`. ENGINE, a command with its
+arguments (e.g. "target/release/koma usi"), searches POSITION for
+NODES nodes; the line goes to OUT, in the same order, with SCORE
 replaced by the engine's final score, clamped to ±3000 like Koma's own
 labels (mates too). The result is kept. JOBS engines (the number of cores
 unless given) share the lines, one core each. VARIANT (shogi unless given,
-or minishogi) is set as `USI_Variant` and `UCI_Variant`, the names Koma and
-Fairy-Stockfish read.
+minishogi or xiangqi) is set as `USI_Variant` and `UCI_Variant`, the names
+Koma and Fairy-Stockfish read. The engine is spoken to in USI with SFEN
+positions, or for xiangqi in UCI with FEN positions.
 
 Engines count centipawns differently, so the new scores are rescaled to
 Koma's: each set of scores predicts the games' results best through a
@@ -22,6 +24,7 @@ nodes teaches the evaluation (README, "Tuning").
 
 import argparse
 import os
+import shlex
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,18 +32,21 @@ MATE_LABEL = 3000
 
 
 class Engine:
-    def __init__(self, path, variant):
+    def __init__(self, command, variant):
+        # Fairy-Stockfish speaks UCI until told `usi`, and plays xiangqi only
+        # in UCI; Koma's data files hold a FEN for xiangqi, an SFEN otherwise.
+        protocol, self.notation = ("uci", "fen") if variant == "xiangqi" else ("usi", "sfen")
         self.process = subprocess.Popen(
-            [path],
+            shlex.split(command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
         )
-        self.send("usi")
+        self.send(protocol)
         offered = {
             line.split()[2]
-            for line in self.wait_for("usiok")
+            for line in self.wait_for(protocol + "ok")
             if line.startswith("option name ")
         }
         # Contempt (Fairy-Stockfish's) would tilt every score towards the
@@ -65,14 +71,14 @@ class Engine:
             if line.split(" ", 1)[0].strip() == word:
                 return lines
 
-    def score(self, sfen, nodes):
+    def score(self, position, nodes):
         """The score of the last `info ... score` line, for the side to move.
 
         After a node-limited stop that line is often a bound from the
         unfinished deepest iteration (143 of 501 shogi positions at 8,000
         nodes). It is kept: against a search of 64,000 nodes such a bound was
         off by 66 cp on average, the exact score of the iteration before by 84."""
-        self.send(f"position sfen {sfen}")
+        self.send(f"position {self.notation} {position}")
         self.send(f"go nodes {nodes}")
         score = None
         for line in self.wait_for("bestmove"):
@@ -86,7 +92,7 @@ class Engine:
             elif kind == "mate":
                 score = MATE_LABEL if value > 0 else -MATE_LABEL
         if score is None:
-            raise RuntimeError(f"no score for {sfen}")
+            raise RuntimeError(f"no score for {position}")
         return score
 
     def quit(self):
@@ -94,9 +100,9 @@ class Engine:
         self.process.wait()
 
 
-def label(path, variant, nodes, lines):
-    """The scores of one engine for `lines` (`RESULT SCORE SFEN`)."""
-    engine = Engine(path, variant)
+def label(command, variant, nodes, lines):
+    """The scores of one engine for `lines` (`RESULT SCORE POSITION`)."""
+    engine = Engine(command, variant)
     scores = [engine.score(line.split(" ", 2)[2], nodes) for line in lines]
     engine.quit()
     return scores
@@ -106,19 +112,19 @@ def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--variant", choices=("shogi", "minishogi"), default="shogi")
+    parser.add_argument("--variant", choices=("shogi", "minishogi", "xiangqi"), default="shogi")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("engine")
     parser.add_argument("nodes", type=int)
     parser.add_argument("source", metavar="in")
     parser.add_argument("target", metavar="out")
     args = parser.parse_args()
-    path, variant, nodes, jobs = args.engine, args.variant, args.nodes, args.jobs
+    command, variant, nodes, jobs = args.engine, args.variant, args.nodes, args.jobs
     with open(args.source) as file:
         lines = [line.strip() for line in file if line.strip()]
     # Engine j labels lines j, j + jobs, j + 2·jobs, ...
     with ThreadPoolExecutor(jobs) as pool:
-        shares = list(pool.map(lambda j: label(path, variant, nodes, lines[j::jobs]), range(jobs)))
+        shares = list(pool.map(lambda j: label(command, variant, nodes, lines[j::jobs]), range(jobs)))
     new = [0] * len(lines)
     for j, scores in enumerate(shares):
         new[j::jobs] = scores
@@ -133,9 +139,9 @@ def main():
     )
     with open(args.target, "w") as out:
         for line, score in zip(lines, new):
-            result, _, sfen = line.split(" ", 2)
+            result, _, position = line.split(" ", 2)
             score = max(-MATE_LABEL, min(MATE_LABEL, round(score * scale)))
-            out.write(f"{result} {score} {sfen}\n")
+            out.write(f"{result} {score} {position}\n")
 
 
 def sigmoid(score, k):
