@@ -33,8 +33,9 @@ MATE_LABEL = 3000
 
 class Engine:
     def __init__(self, command, variant):
-        # Fairy-Stockfish speaks UCI until told `usi`, and plays xiangqi only
-        # in UCI; Koma's data files hold a FEN for xiangqi, an SFEN otherwise.
+        # Koma speaks UCI for xiangqi and USI for the shogi games, and its data
+        # files hold a FEN or an SFEN to match; Fairy-Stockfish answers in
+        # whichever protocol it is first spoken to.
         protocol, self.notation = ("uci", "fen") if variant == "xiangqi" else ("usi", "sfen")
         self.process = subprocess.Popen(
             shlex.split(command),
