@@ -153,8 +153,8 @@ pub(crate) struct Job<P: Searchable> {
     pub(crate) threads: usize,
 }
 
-/// Searches `job` and reports to `sink`: `Info` after each iteration, then
-/// one `BestMove`.
+/// Searches `job` and reports to `sink`: `Info` after each iteration and
+/// once more if the search stops within one, then one `BestMove`.
 pub(crate) fn run<P: Searchable>(
     job: &Job<P>,
     tt: &TranspositionTable,
@@ -321,6 +321,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
             .clamp(1, MAX_PLY as u32 - 1) as i32;
         let mut best: Option<Line<P::Move>> = None;
         let mut score = 0;
+        // The depth of the iteration `best` and `score` come from.
+        let mut best_depth = 0;
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
             self.root_depth = depth;
@@ -328,6 +330,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let iteration = self.aspiration(root, depth, score);
             if !self.pv[0].is_empty() && (!self.stopped || best.is_some()) {
                 best = Some(self.pv[0].clone());
+                best_depth = depth;
                 score = if self.stopped {
                     self.root_score
                 } else {
@@ -335,10 +338,16 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 };
             }
             if self.stopped {
+                // A last report, as a GUI expects one with the bestmove:
+                // the whole search's nodes and time, and the line played,
+                // from the unfinished iteration if it found a better move.
+                if let (Some(sink), Some(line)) = (sink.as_deref_mut(), &best) {
+                    sink(SearchEvent::Info(self.info(best_depth, score, line)));
+                }
                 break;
             }
             if let Some(sink) = sink.as_deref_mut() {
-                sink(SearchEvent::Info(self.info(depth, score)));
+                sink(SearchEvent::Info(self.info(depth, score, &self.pv[0])));
             }
             if self.is_main() {
                 let mate_found = is_mate(score) && MATE - score.abs() <= depth;
@@ -388,7 +397,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
     }
 
-    fn info(&self, depth: i32, score: i32) -> Info {
+    /// The report of a search that reached `depth` with `score` and `line`.
+    fn info(&self, depth: i32, score: i32, line: &[P::Move]) -> Info {
         let time = self.start.elapsed();
         let nodes = self.nodes + self.control.helper_nodes.load(Ordering::Relaxed);
         Info {
@@ -399,16 +409,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
             nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
             time,
             hashfull: self.tt.hashfull(),
-            pv: self.pv[0].iter().map(|&mv| P::to_any(mv)).collect(),
+            pv: line.iter().map(|&mv| P::to_any(mv)).collect(),
         }
     }
 
     /// Counts a node and says whether the search must stop.
     fn count_node(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         // The first iteration always completes, so there is always a move.
-        if self.stopped || self.root_depth <= 1 {
-            return self.stopped;
+        if self.root_depth <= 1 {
+            return false;
         }
         if self.is_main() && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
             self.stopped = true;
