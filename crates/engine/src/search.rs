@@ -337,17 +337,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     iteration
                 };
             }
-            if self.stopped {
-                // A last report, as a GUI expects one with the bestmove:
-                // the whole search's nodes and time, and the line played,
-                // from the unfinished iteration if it found a better move.
-                if let (Some(sink), Some(line)) = (sink.as_deref_mut(), &best) {
-                    sink(SearchEvent::Info(self.info(best_depth, score, line)));
-                }
-                break;
+            // A report after each iteration, and a last one at a stop within
+            // an iteration, as a GUI expects with the bestmove: the whole
+            // search's nodes and time, and the line played (from the
+            // unfinished iteration if it found a better move).
+            if let (Some(sink), Some(line)) = (sink.as_deref_mut(), &best) {
+                sink(SearchEvent::Info(self.info(best_depth, score, line)));
             }
-            if let Some(sink) = sink.as_deref_mut() {
-                sink(SearchEvent::Info(self.info(depth, score, &self.pv[0])));
+            if self.stopped {
+                break;
             }
             if self.is_main() {
                 let mate_found = is_mate(score) && MATE - score.abs() <= depth;
