@@ -23,12 +23,17 @@ fn best(result: &SearchResult) -> AnyMove {
     }
 }
 
-/// The engine finds the mate in `plies` of `text`, which the solver confirms
-/// is the shortest, and its move is one that mates that fast.
+/// The engine finds the mate in `plies` of `text` at depth 5, which the
+/// solver confirms is the shortest, and its move is one that mates that fast.
 fn finds_mate(variant: Variant, text: &str, plies: u32) {
+    finds_mate_at(variant, text, plies, 5);
+}
+
+/// [`finds_mate`] by a search to `depth`.
+fn finds_mate_at(variant: Variant, text: &str, plies: u32, depth: u32) {
     let mut engine = engine(variant, Level::MAX);
     engine.set_position(Some(text), &[]).unwrap();
-    let result = engine.search(Limits::depth(5));
+    let result = engine.search(Limits::depth(depth));
     let info = result.info.clone().unwrap();
     assert_eq!(info.score, Score::Mate(plies as i32), "{variant} {text}");
     let mv = best(&result);
@@ -71,6 +76,15 @@ fn mate_in_three_in_every_game() {
     finds_mate(Variant::Annan, "4k4/9/9/4P4/9/9/9/9/4K4 b G 1", 3);
     // Xiangqi: a2a8 (rank 8 closed, d9 faces the general), e9f9, i1i9.
     finds_mate(Variant::Xiangqi, "4k4/9/9/9/9/9/9/R8/8R/3K5 w - - 0 1", 3);
+}
+
+#[test]
+fn a_mate_through_a_sacrifice_is_found_once_it_is_far_enough_from_the_horizon() {
+    // S*1c, 3b2b, N*2c (check), 2b2c (the gold takes the knight), G*1b
+    // mate. The knight drop is a check that loses the piece by SEE, which the search
+    // prunes within six plies of the horizon: at depth 5 it is three plies
+    // away and the mate is not seen; at depth 9 it is searched.
+    finds_mate_at(Variant::Shogi, "8k/6g2/9/3N5/9/9/9/9/7K1 b NSG 1", 5, 9);
 }
 
 #[test]
