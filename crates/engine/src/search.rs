@@ -4,7 +4,8 @@
 //! quiet checks at its first ply in the drop games), null-move pruning,
 //! reverse futility pruning, internal iterative reduction, late-move,
 //! futility and SEE pruning of quiet moves and SEE pruning of losing
-//! captures near the leaves (never of a move that gives check), late-move
+//! captures near the leaves (of a move that gives check only in the drop
+//! games, when it loses material by SEE), late-move
 //! reductions steered by the move histories ([`history`](crate::history)) and by
 //! whether the side to move is improving, check extensions, mate scores,
 //! and the game ends of each variant inside the tree.

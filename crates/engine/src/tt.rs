@@ -97,13 +97,34 @@ pub(crate) struct TranspositionTable {
 
 const CLUSTER_BYTES: usize = core::mem::size_of::<Cluster>();
 
-/// A stored field of a data word.
+/// The depth field of a data word.
 fn depth_of(data: u64) -> i32 {
     i32::from((data >> 32) as u8)
 }
 
+/// The generation field of a data word.
 fn generation_of(data: u64) -> u64 {
     (data >> 42) & 63
+}
+
+/// The entry of `cluster` a new position replaces: an empty one, else the
+/// shallowest, each search since it was written counting as eight plies less.
+fn least_worth_keeping(cluster: &[Entry; CLUSTER], generation: u64) -> &Entry {
+    let worth = |entry: &Entry| {
+        let data = entry.data.load(Ordering::Relaxed);
+        if data == 0 {
+            return i32::MIN;
+        }
+        let age = (generation + 64 - generation_of(data)) & 63;
+        depth_of(data) - 8 * age as i32
+    };
+    let mut best = &cluster[0];
+    for entry in &cluster[1..] {
+        if worth(entry) < worth(best) {
+            best = entry;
+        }
+    }
+    best
 }
 
 impl TranspositionTable {
@@ -172,8 +193,7 @@ impl TranspositionTable {
 
     /// Stores a search result for `key`, with the position's static
     /// evaluation, in the cluster's entry for `key` if it has one, else in
-    /// its empty or least worth keeping entry (the shallowest, each search
-    /// since it was written counting as eight plies less). A stored move is
+    /// the one [least worth keeping](least_worth_keeping). A stored move is
     /// kept when `mv` is none; an entry of this search much deeper than the
     /// new result is kept unless the new one is exact, as in Stockfish.
     pub(crate) fn store(
@@ -187,34 +207,19 @@ impl TranspositionTable {
     ) {
         let generation = self.generation();
         let cluster = &self.cluster(key).0;
-        let mut old = None;
-        if let Some((entry, data)) = cluster
+        let stored = cluster
             .iter()
-            .find_map(|entry| entry.data_for(key).map(|data| (entry, data)))
-        {
-            if bound != Bound::Exact
-                && generation_of(data) == generation
-                && depth_of(data) > depth + 4
+            .find_map(|entry| entry.data_for(key).map(|data| (entry, data)));
+        let (entry, mv) = match stored {
+            Some((_, data))
+                if bound != Bound::Exact
+                    && generation_of(data) == generation
+                    && depth_of(data) > depth + 4 =>
             {
                 return;
             }
-            old = Some((entry, data));
-        }
-        let (entry, mv) = match old {
-            Some((entry, data)) if mv == 0 => (entry, data as u16),
-            Some((entry, _)) => (entry, mv),
-            None => {
-                let worth = |entry: &Entry| {
-                    let data = entry.data.load(Ordering::Relaxed);
-                    if data == 0 {
-                        return i32::MIN;
-                    }
-                    let age = (generation + 64 - generation_of(data)) & 63;
-                    depth_of(data) - 8 * age as i32
-                };
-                let victim = cluster.iter().min_by_key(|entry| worth(entry));
-                (victim.unwrap_or(&cluster[0]), mv)
-            }
+            Some((entry, data)) => (entry, if mv == 0 { data as u16 } else { mv }),
+            None => (least_worth_keeping(cluster, generation), mv),
         };
         let to_i16 = |value: i32| value.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX)) as i16;
         let score = to_i16(score);
