@@ -10,8 +10,13 @@ use rules::Side;
 
 use crate::Limits;
 
-/// Time kept back from every budget for the protocol round trip.
+/// Time kept back from a clock's budgets for the protocol round trip: a
+/// move that arrives late loses the game.
 const OVERHEAD: Duration = Duration::from_millis(30);
+/// Time kept back from a `movetime`: nothing is lost by answering a little
+/// late, so the search stops about when asked, as Stockfish's does (the
+/// clock is read every 1,024 nodes, a few milliseconds).
+const MOVE_TIME_MARGIN: Duration = Duration::from_millis(3);
 /// Moves assumed to remain when the clock gives no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// An iteration is not started once this share of the soft budget is used.
@@ -67,7 +72,7 @@ fn budgets(limits: &Limits, us: Side) -> (Option<Duration>, Option<Duration>) {
     if let Some(move_time) = limits.move_time {
         // `movetime` asks for exactly that long: no soft budget.
         let budget = move_time
-            .saturating_sub(OVERHEAD)
+            .saturating_sub(MOVE_TIME_MARGIN)
             .max(Duration::from_millis(1));
         return (None, Some(budget));
     }
@@ -137,6 +142,6 @@ mod tests {
             move_time: Some(ms(500)),
             ..Limits::default()
         };
-        assert_eq!(budgets(&move_time, Side::Second), (None, Some(ms(470))));
+        assert_eq!(budgets(&move_time, Side::Second), (None, Some(ms(497))));
     }
 }
