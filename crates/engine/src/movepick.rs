@@ -3,7 +3,8 @@
 //! The rules library generates all legal moves at once (quiescence only
 //! the captures and promotions), into the picker where it stands. The
 //! transposition-table move comes out first, before the others are scored;
-//! then ordering scores them all and hands them out best first, equal
+//! then ordering scores the captures and promotions, and the quiet moves
+//! only once those run out (staged), and hands them out best first, equal
 //! scores in the order they were generated (the first few picked one at a
 //! time, the rest sorted at once when a node gets that far): winning and equal
 //! captures by most valuable victim / least valuable attacker and by
@@ -13,8 +14,9 @@
 //! ([`see`](crate::see)), and the remaining quiet moves by history: how
 //! often the move cut off before (butterfly history), and how often it did
 //! after the same piece moved to the same square one and two plies before
-//! (continuation history). Quiescence stops at the first move that is not a
-//! capture or promotion, so it never tries a losing capture.
+//! (continuation history). Quiescence takes only the tactical stage
+//! ([`MovePicker::next_tactical`]), so it never tries a losing capture and
+//! never scores a quiet move.
 
 use arrayvec::ArrayVec;
 use rules::{MAX_LEGAL_MOVES, MoveList, MoveSet};
@@ -79,10 +81,24 @@ impl Hints<'_> {
 ///
 /// A node's picker is generated into and ordered in place: the lists are a
 /// few kilobytes, and copying them per node costs more than generating.
+///
+/// Ordering is staged: after the table's move, the captures and promotions
+/// are split from the quiet moves and scored alone, and handed out while
+/// they beat every quiet move. Only then are the quiet moves scored (with
+/// the histories as the node's earlier moves left them) and handed out with
+/// the losing captures. A node that cuts off on a capture, and quiescence,
+/// which never gets that far, never score a quiet move: in the drop games
+/// they are most of the list.
 pub(crate) struct MovePicker<M> {
     moves: MoveList<M>,
     scores: ArrayVec<i32, MAX_LEGAL_MOVES>,
     next: usize,
+    /// Where the quiet moves start once the captures and promotions are
+    /// split from them (`None` before).
+    quiets: Option<usize>,
+    /// Where the moves handed out with the quiet moves start, once those
+    /// are scored (`None` before).
+    merged: Option<usize>,
 }
 
 impl<M: Copy> MovePicker<M> {
@@ -94,6 +110,8 @@ impl<M: Copy> MovePicker<M> {
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
+            quiets: None,
+            merged: None,
         }
     }
 
@@ -116,42 +134,103 @@ impl<M: Copy> MovePicker<M> {
         pos: &P,
         hints: &Hints<'_>,
     ) -> Option<(M, i32)> {
-        if self.scores.len() < self.moves.len() {
-            if self.next == 0 && hints.tt_move != 0 {
-                if let Some(at) = self
-                    .moves
-                    .iter()
-                    .position(|&mv| P::pack(mv) == hints.tt_move)
-                {
-                    self.moves.swap(0, at);
-                    self.scores.push(TT_MOVE);
-                    self.next = 1;
-                    return Some((self.moves[0], TT_MOVE));
-                }
+        if self.next == 0 && hints.tt_move != 0 && self.quiets.is_none() {
+            if let Some(at) = self
+                .moves
+                .iter()
+                .position(|&mv| P::pack(mv) == hints.tt_move)
+            {
+                self.moves.swap(0, at);
+                self.scores.push(TT_MOVE);
+                self.next = 1;
+                return Some((self.moves[0], TT_MOVE));
             }
-            let unscored = &self.moves[self.scores.len()..];
-            self.scores
-                .extend(unscored.iter().map(|&mv| score(pos, mv, hints)));
         }
+        if let Some(tactical) = self.next_tactical(pos, hints) {
+            return Some(tactical);
+        }
+        let merged = match self.merged {
+            Some(merged) => merged,
+            None => {
+                let unscored = &self.moves[self.scores.len()..];
+                self.scores
+                    .extend(unscored.iter().map(|&mv| score(pos, mv, hints)));
+                *self.merged.insert(self.next)
+            }
+        };
         if self.next >= self.moves.len() {
             return None;
         }
-        if self.next < SELECTED {
-            let mut best = self.next;
-            for i in self.next + 1..self.moves.len() {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
-                }
-            }
-            // Rotated, not swapped, into place: equal scores keep the
-            // order they were generated in.
-            self.moves[self.next..=best].rotate_right(1);
-            self.scores[self.next..=best].rotate_right(1);
-        } else if self.next == SELECTED {
+        if self.next < merged + SELECTED {
+            self.select(self.moves.len());
+        } else if self.next == merged + SELECTED {
             self.sort_rest();
         }
         self.next += 1;
         Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+    }
+
+    /// The next capture or promotion that beats every quiet move (a
+    /// winning or equal capture, or a promotion), or `None` when none is
+    /// left; the quiet moves are not scored.
+    pub(crate) fn next_tactical<P: Searchable<Move = M>>(
+        &mut self,
+        pos: &P,
+        hints: &Hints<'_>,
+    ) -> Option<(M, i32)> {
+        if self.merged.is_some() {
+            return None;
+        }
+        let quiets = match self.quiets {
+            Some(quiets) => quiets,
+            None => self.split_tactical(pos, hints),
+        };
+        if self.next >= quiets {
+            return None;
+        }
+        self.select(quiets);
+        if !is_tactical(self.scores[self.next]) {
+            return None;
+        }
+        self.next += 1;
+        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+    }
+
+    /// Moves the captures and promotions not handed out yet before the
+    /// quiet moves, each in the order generated, and scores them; returns
+    /// where the quiet moves start.
+    fn split_tactical<P: Searchable<Move = M>>(&mut self, pos: &P, hints: &Hints<'_>) -> usize {
+        let start = self.scores.len();
+        let mut quiet: MoveList<M> = MoveList::new();
+        let mut end = start;
+        for at in start..self.moves.len() {
+            let mv = self.moves[at];
+            if pos.captured_value(mv).is_some() || pos.is_promotion(mv) {
+                self.moves[end] = mv;
+                end += 1;
+            } else {
+                quiet.push(mv);
+            }
+        }
+        self.moves[end..].copy_from_slice(&quiet);
+        let tactical = &self.moves[start..end];
+        self.scores
+            .extend(tactical.iter().map(|&mv| score(pos, mv, hints)));
+        *self.quiets.insert(end)
+    }
+
+    /// Brings the best scored move of those from `next` to `end` to `next`.
+    /// Rotated, not swapped, into place: equal scores keep the order they
+    /// were generated in.
+    fn select(&mut self, end: usize) {
+        let mut best = self.next;
+        for i in self.next + 1..end {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves[self.next..=best].rotate_right(1);
+        self.scores[self.next..=best].rotate_right(1);
     }
 
     /// Orders the moves not handed out yet, best first, equal scores in
@@ -170,13 +249,12 @@ impl<M: Copy> MovePicker<M> {
             self.moves[at] = mv;
         }
     }
-}
 
-impl<M: Copy> MovePicker<M> {
-    /// The last move handed out and those not handed out yet, the latter
-    /// in no particular order.
-    pub(crate) fn rest_with_last(&self) -> &[M] {
-        &self.moves[self.next.saturating_sub(1)..]
+    /// The moves not handed out yet: after [`next_tactical`](Self::next_tactical)
+    /// has run out, the losing captures and the quiet moves, each in the
+    /// order generated.
+    pub(crate) fn rest(&self) -> &[M] {
+        &self.moves[self.next..]
     }
 }
 
@@ -226,6 +304,7 @@ mod tests {
     use rules::{MoveSet, Position as _, Variant, shogi};
 
     use super::*;
+    use crate::eval::Evaluate;
 
     /// Hints with no table move, killer or counter move.
     fn bare<'a>(history: &'a [i32], captures: &'a [i16]) -> Hints<'a> {
@@ -384,5 +463,71 @@ mod tests {
         assert!(is_losing_capture(score));
         let (_, quiet) = picker.next(&pos, &hints).unwrap();
         assert!(!is_losing_capture(quiet) && !is_refutation(quiet));
+    }
+
+    #[test]
+    fn quiet_moves_are_scored_only_once_the_captures_that_beat_them_are_tried() {
+        // The rook on 2h takes the pawn on 2c, promoting or not; the king
+        // and the silver have quiet moves.
+        let sfen = "4k4/9/7p1/9/9/9/9/7R1/K7S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let captures = vec![0; shogi::Position::CAPTURES];
+        let history = vec![0; 1 << 16];
+        let mut picker = ordered(&pos);
+        let (first, _) = picker.next(&pos, &bare(&history, &captures)).unwrap();
+        let (second, _) = picker.next(&pos, &bare(&history, &captures)).unwrap();
+        let mut takes = [first.to_string(), second.to_string()];
+        takes.sort();
+        assert_eq!(takes, ["2h2c", "2h2c+"]);
+        // The history the captures' searches taught orders the quiet moves:
+        // the last one generated comes first.
+        let mut taught = history.clone();
+        let quiet = pos.legal_moves();
+        let favoured = *quiet
+            .iter()
+            .rfind(|&&mv| pos.captured_value(mv).is_none())
+            .unwrap();
+        taught[usize::from(shogi::Position::pack(favoured))] = 500;
+        let (third, _) = picker.next(&pos, &bare(&taught, &captures)).unwrap();
+        assert_eq!(third, favoured);
+    }
+
+    #[test]
+    fn the_tactical_stage_stops_before_losing_captures_and_leaves_the_rest() {
+        // As above, and a rook capture on 5d that loses the rook to the gold.
+        let sfen = "4k4/7p1/4g4/4p4/9/9/9/4R4/K7S b - 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
+        let hints = bare(&history, &captures);
+        let mut picker = ordered(&pos);
+        let generated = pos.legal_moves();
+        let mut tactical = Vec::new();
+        while let Some((mv, score)) = picker.next_tactical(&pos, &hints) {
+            assert!(is_tactical(score));
+            tactical.push(mv);
+        }
+        assert!(
+            tactical.is_empty(),
+            "the rook's one capture loses: {tactical:?}"
+        );
+        // Every move is left, the losing capture among them, each in the
+        // order generated.
+        let rest: Vec<_> = picker.rest().to_vec();
+        assert_eq!(rest.len(), generated.len());
+        let quiet: Vec<_> = generated
+            .iter()
+            .copied()
+            .filter(|&mv| pos.captured_value(mv).is_none())
+            .collect();
+        let rest_quiet: Vec<_> = rest
+            .iter()
+            .copied()
+            .filter(|&mv| pos.captured_value(mv).is_none())
+            .collect();
+        assert_eq!(rest_quiet, quiet);
+        // The full picker then hands the losing capture out after the killers.
+        let (next, score) = picker.next(&pos, &hints).unwrap();
+        assert_eq!(next.to_string(), "5h5d");
+        assert!(is_losing_capture(score));
     }
 }

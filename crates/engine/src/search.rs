@@ -35,7 +35,7 @@ use rules::{Impasse, MoveSet, Side, Variant};
 use crate::games::Searchable;
 use crate::history::{Context, HISTORY_MAX, Histories, HistoryPool};
 use crate::level::Strength;
-use crate::movepick::{MovePicker, is_losing_capture, is_refutation, is_tactical};
+use crate::movepick::{MovePicker, is_losing_capture, is_refutation};
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Decision, Info, Limits, Score, SearchEvent};
@@ -950,17 +950,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
             previous: 0,
             rows: [None; 2],
         };
-        let mut quiet_phase = false;
         loop {
             let hints = self.tables.hints(at, 0, [0; 2]);
-            let Some((mv, order)) = picker.next(pos, &hints) else {
+            // Out of check, only the captures and promotions that lose
+            // nothing: the quiet moves are not even scored.
+            let picked = if in_check {
+                picker.next(pos, &hints)
+            } else {
+                picker.next_tactical(pos, &hints)
+            };
+            let Some((mv, _)) = picked else {
                 break;
             };
             if !in_check {
-                if !is_tactical(order) {
-                    quiet_phase = true;
-                    break;
-                }
                 // Delta pruning: even winning the piece outright cannot raise alpha.
                 match pos.captured_value(mv) {
                     Some(victim) if stand_pat + victim + 200 > alpha => {}
@@ -983,12 +985,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
             }
         }
-        if !(quiet_phase && first) {
+        if in_check || !first || set != MoveSet::All {
             return best;
         }
-        // The quiet checks, in generation order, from the move that ended the loop above.
+        // The quiet checks, in generation order.
         let mut tried = 0;
-        for &mv in picker.rest_with_last() {
+        for &mv in picker.rest() {
             if tried == QUIESCENCE_CHECKS {
                 break;
             }
