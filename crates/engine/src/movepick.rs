@@ -494,8 +494,8 @@ mod tests {
 
     #[test]
     fn the_tactical_stage_stops_before_losing_captures_and_leaves_the_rest() {
-        // As above, and a rook capture on 5d that loses the rook to the gold.
-        let sfen = "4k4/7p1/4g4/4p4/9/9/9/4R4/K7S b - 1";
+        // The rook's one capture, on 5d, loses it to the gold on 5c.
+        let sfen = "4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1";
         let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
         let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
         let hints = bare(&history, &captures);
