@@ -152,9 +152,7 @@ impl<M: Copy> MovePicker<M> {
         let merged = match self.merged {
             Some(merged) => merged,
             None => {
-                let unscored = &self.moves[self.scores.len()..];
-                self.scores
-                    .extend(unscored.iter().map(|&mv| score(pos, mv, hints)));
+                self.score_up_to(self.moves.len(), pos, hints);
                 *self.merged.insert(self.next)
             }
         };
@@ -166,8 +164,7 @@ impl<M: Copy> MovePicker<M> {
         } else if self.next == merged + SELECTED {
             self.sort_rest();
         }
-        self.next += 1;
-        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+        Some(self.hand_out())
     }
 
     /// The next capture or promotion that beats every quiet move (a
@@ -192,8 +189,7 @@ impl<M: Copy> MovePicker<M> {
         if !is_tactical(self.scores[self.next]) {
             return None;
         }
-        self.next += 1;
-        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+        Some(self.hand_out())
     }
 
     /// Moves the captures and promotions not handed out yet before the
@@ -213,10 +209,21 @@ impl<M: Copy> MovePicker<M> {
             }
         }
         self.moves[end..].copy_from_slice(&quiet);
-        let tactical = &self.moves[start..end];
-        self.scores
-            .extend(tactical.iter().map(|&mv| score(pos, mv, hints)));
+        self.score_up_to(end, pos, hints);
         *self.quiets.insert(end)
+    }
+
+    /// Scores the moves not scored yet, up to `end`.
+    fn score_up_to<P: Searchable<Move = M>>(&mut self, end: usize, pos: &P, hints: &Hints<'_>) {
+        let unscored = &self.moves[self.scores.len()..end];
+        self.scores
+            .extend(unscored.iter().map(|&mv| score(pos, mv, hints)));
+    }
+
+    /// The move at `next` and its score, now handed out.
+    fn hand_out(&mut self) -> (M, i32) {
+        self.next += 1;
+        (self.moves[self.next - 1], self.scores[self.next - 1])
     }
 
     /// Brings the best scored move of those from `next` to `end` to `next`.
@@ -307,6 +314,10 @@ mod tests {
     use crate::eval::Evaluate;
 
     /// Hints with no table move, killer or counter move.
+    fn shogi_position(sfen: &str) -> shogi::Position {
+        shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap()
+    }
+
     fn bare<'a>(history: &'a [i32], captures: &'a [i16]) -> Hints<'a> {
         Hints {
             tt_move: 0,
@@ -327,8 +338,7 @@ mod tests {
 
     #[test]
     fn the_table_move_comes_first_and_the_others_are_scored_after_it() {
-        let sfen = "4k4/9/9/9/9/9/9/9/K7S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/9/9/9/9/9/9/K7S b - 1");
         let mv = |text: &str| pos.parse_move(text).unwrap();
         let captures = vec![0; shogi::Position::CAPTURES];
         let history = vec![0; 1 << 16];
@@ -356,8 +366,7 @@ mod tests {
     #[test]
     fn capture_history_orders_captures_of_equal_material() {
         // Silvers on 6f and 4f can each take an undefended pawn.
-        let sfen = "4k4/9/9/9/3p1p3/3S1S3/9/9/4K4 b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/9/9/3p1p3/3S1S3/9/9/4K4 b - 1");
         let history = vec![0; 1 << 16];
         for favoured in ["6f6e", "4f4e"] {
             let mv = pos.parse_move(favoured).unwrap();
@@ -372,8 +381,7 @@ mod tests {
     #[test]
     fn captures_come_first_most_valuable_victim_first() {
         // Sente's pawn on 5e can take a pawn (5d); the rook on 2h can take a rook (2c).
-        let sfen = "4k4/9/7r1/4p4/4P4/9/9/7R1/4K4 b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/7r1/4p4/4P4/9/9/7R1/4K4 b - 1");
         let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
         let hints = bare(&history, &captures);
         let mut picker = ordered(&pos);
@@ -391,8 +399,7 @@ mod tests {
 
     #[test]
     fn the_counter_move_comes_after_the_killers_then_history_orders_quiets() {
-        let sfen = "4k4/9/9/9/9/9/9/9/K7S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/9/9/9/9/9/9/K7S b - 1");
         let packed = |text: &str| shogi::Position::pack(pos.parse_move(text).unwrap());
         let mut history = vec![0; 1 << 16];
         history[usize::from(packed("1i2h"))] = 500;
@@ -417,8 +424,7 @@ mod tests {
     #[test]
     fn every_move_comes_out_best_first_ties_in_generation_order() {
         // A king, a gold and a silver: 10 quiet moves.
-        let sfen = "4k4/9/9/9/9/9/9/9/K3G3S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/9/9/9/9/9/9/K3G3S b - 1");
         let generated = pos.legal_moves();
         assert_eq!(generated.len(), 10);
         // Every other move has a history, rising along the generated order;
@@ -446,8 +452,7 @@ mod tests {
     fn a_losing_capture_comes_after_the_killers() {
         // The rook on 5h can take the pawn on 5d, which the gold on 5c defends
         // (SEE: -1835); 1i1h is a killer.
-        let sfen = "4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1");
         let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
         let killer = pos.parse_move("1i1h").unwrap();
         let hints = Hints {
@@ -469,8 +474,7 @@ mod tests {
     fn quiet_moves_are_scored_only_once_the_captures_that_beat_them_are_tried() {
         // The rook on 2h takes the pawn on 2c, promoting or not; the king
         // and the silver have quiet moves.
-        let sfen = "4k4/9/7p1/9/9/9/9/7R1/K7S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/7p1/9/9/9/9/7R1/K7S b - 1");
         let captures = vec![0; shogi::Position::CAPTURES];
         let history = vec![0; 1 << 16];
         let mut picker = ordered(&pos);
@@ -495,8 +499,7 @@ mod tests {
     #[test]
     fn the_tactical_stage_stops_before_losing_captures_and_leaves_the_rest() {
         // The rook's one capture, on 5d, loses it to the gold on 5c.
-        let sfen = "4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1";
-        let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let pos = shogi_position("4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1");
         let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
         let hints = bare(&history, &captures);
         let mut picker = ordered(&pos);

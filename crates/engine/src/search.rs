@@ -985,7 +985,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
             }
         }
-        if in_check || !first || set != MoveSet::All {
+        if in_check || !(first && P::DROPS) {
             return best;
         }
         // The quiet checks, in generation order.
