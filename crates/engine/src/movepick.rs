@@ -318,6 +318,11 @@ mod tests {
         shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap()
     }
 
+    /// A butterfly history and a capture history with nothing learnt yet.
+    fn empty_tables() -> (Vec<i32>, Vec<i16>) {
+        (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES])
+    }
+
     fn bare<'a>(history: &'a [i32], captures: &'a [i16]) -> Hints<'a> {
         Hints {
             tt_move: 0,
@@ -382,7 +387,7 @@ mod tests {
     fn captures_come_first_most_valuable_victim_first() {
         // Sente's pawn on 5e can take a pawn (5d); the rook on 2h can take a rook (2c).
         let pos = shogi_position("4k4/9/7r1/4p4/4P4/9/9/7R1/4K4 b - 1");
-        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
+        let (history, captures) = empty_tables();
         let hints = bare(&history, &captures);
         let mut picker = ordered(&pos);
         let (first, score) = picker.next(&pos, &hints).unwrap();
@@ -453,7 +458,7 @@ mod tests {
         // The rook on 5h can take the pawn on 5d, which the gold on 5c defends
         // (SEE: -1835); 1i1h is a killer.
         let pos = shogi_position("4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1");
-        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
+        let (history, captures) = empty_tables();
         let killer = pos.parse_move("1i1h").unwrap();
         let hints = Hints {
             killers: [shogi::Position::pack(killer), 0],
@@ -500,7 +505,7 @@ mod tests {
     fn the_tactical_stage_stops_before_losing_captures_and_leaves_the_rest() {
         // The rook's one capture, on 5d, loses it to the gold on 5c.
         let pos = shogi_position("4k4/9/4g4/4p4/9/9/9/4R4/K7S b - 1");
-        let (history, captures) = (vec![0; 1 << 16], vec![0; shogi::Position::CAPTURES]);
+        let (history, captures) = empty_tables();
         let hints = bare(&history, &captures);
         let mut picker = ordered(&pos);
         let generated = pos.legal_moves();
