@@ -831,10 +831,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 reduction -= i32::from(pv_node) + i32::from(in_check);
                 if quiet {
                     // At an expected cut node a move that was going to cut
-                    // off has mostly done so already: in the drop games the
-                    // rest are reduced more. (In xiangqi that scored 43% at
-                    // equal nodes, so it is not done there.)
-                    reduction += 2 * i32::from(cut_node && P::DROPS);
+                    // off has mostly done so already: in shogi and minishogi
+                    // the rest are reduced more. (At equal nodes that scored
+                    // 44% in xiangqi and in annan, so it is not done there.)
+                    let variant = pos.variant();
+                    let cut_reduction = matches!(variant, Variant::Shogi | Variant::Minishogi);
+                    reduction += 2 * i32::from(cut_node && cut_reduction);
                     reduction -= i32::from(is_refutation(order));
                     // The history as it stands now: the moves searched
                     // since ordering may have changed it.
