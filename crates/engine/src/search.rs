@@ -51,13 +51,10 @@ const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 const INFINITY: i32 = 31_000;
 /// Quiet checking moves and drops quiescence tries at its first ply.
 const QUIESCENCE_CHECKS: usize = 8;
-/// Quiet moves and drops that lose more than this times the square of the
-/// depth left after their reduction by SEE (in exchange values) are pruned
-/// near the leaves: the piece just hangs.
+/// Quiet moves and drops that lose more than this times the depth squared
+/// by SEE (in exchange values) are pruned near the leaves: the piece
+/// just hangs.
 const QUIET_SEE_MARGIN: i32 = 40;
-/// A quiet move whose depth after its reduction is below this is pruned
-/// when the static evaluation plus [`futility_margin`] cannot reach alpha.
-const FUTILITY_DEPTH: i32 = 6;
 /// Captures and checks that lose more than this times the depth by SEE
 /// are pruned near the leaves.
 const LOSING_SEE_MARGIN: i32 = 100;
@@ -759,17 +756,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let prune = !root && !in_check && best_score > -MATE_BOUND && !is_mate(alpha);
             let prunable = prune
                 && if quiet {
-                    // Late moves, futile moves and hanging pieces, judged by
-                    // the depth the move would be searched to after its
-                    // base late-move reduction, as Stockfish judges them.
-                    let reduction = self.reductions[depth.min(63) as usize][index.min(63)];
-                    let lmr_depth = (depth - 1 - i32::from(reduction)).max(0);
+                    // Late moves and futile moves.
                     quiets_seen > late_move_limit(depth, improving)
                         || static_eval.is_some_and(|static_eval| {
-                            lmr_depth < FUTILITY_DEPTH
-                                && static_eval + futility_margin(lmr_depth) <= alpha
+                            depth <= 3 && static_eval + 100 + 100 * depth <= alpha
                         })
-                        || lmr_depth <= 8 && pos.see(mv) < -QUIET_SEE_MARGIN * lmr_depth * lmr_depth
+                        || depth <= 8 && pos.see(mv) < -QUIET_SEE_MARGIN * depth * depth
                 } else {
                     depth <= 6
                         && is_losing_capture(order)
@@ -1110,12 +1102,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
         self.tables.reward(at, best, tried, depth);
     }
-}
-
-/// How far a quiet move searched to `lmr_depth` plies might raise the
-/// static evaluation: beyond it, the move is futile.
-fn futility_margin(lmr_depth: i32) -> i32 {
-    150 + 120 * lmr_depth
 }
 
 /// How many quiet moves a node at `depth` tries before it prunes the rest
