@@ -227,15 +227,7 @@ pub(crate) fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         Some(Command::Usi) => return speak(Dialect::Usi),
         Some(Command::Uci) => return speak(Dialect::Uci),
         Some(Command::Ucci) => return speak(Dialect::Ucci),
-        Some(Command::Bench { depth }) => {
-            let report = engine::bench::bench(depth);
-            format!(
-                "Nodes searched: {}\nTime: {} ms\nNodes/second: {}\n",
-                report.nodes,
-                report.time.as_millis(),
-                report.nps
-            )
-        }
+        Some(Command::Bench { depth }) => format!("{}\n", engine::bench::bench(depth)),
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -308,5 +308,18 @@ fn bench_has_a_stable_signature() {
             .unwrap()
             .to_owned()
     };
-    assert_eq!(bench(), bench());
+    let signature = bench();
+    assert_eq!(signature, bench());
+    // The protocols' `bench` command is the same search.
+    for protocol in ["usi", "uci", "ucci"] {
+        let mut session = Session::start(protocol);
+        session.send("bench 3");
+        let lines = session.until("Nodes searched: ");
+        assert_eq!(lines.last(), Some(&signature), "{protocol}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("xiangqi: ")),
+            "{protocol}: {lines:?}"
+        );
+        session.quit();
+    }
 }

@@ -5,7 +5,8 @@
 //! `go` with `btime wtime binc winc byoyomi movestogo movetime depth nodes
 //! infinite ponder perft` (UCCI also `time increment opptime oppincrement`;
 //! USI also `go mate <ms>|infinite`, the tsume search),
-//! `stop`, `ponderhit`, `gameover`, `quit`, and `d` (show the position).
+//! `stop`, `ponderhit`, `gameover`, `quit`, and, as in Stockfish, `d` (show
+//! the position) and `bench [depth]` (the `koma bench` signature).
 
 use core::fmt;
 use std::time::Duration;
@@ -38,6 +39,8 @@ pub(super) enum Command {
     PonderHit,
     GameOver,
     Display,
+    /// `bench [depth]`: the fixed-depth search of `koma bench`.
+    Bench(u32),
     Quit,
 }
 
@@ -118,6 +121,7 @@ pub(super) fn parse(line: &str, dialect: Dialect) -> Result<Command, ParseComman
         "ponderhit" => Command::PonderHit,
         "gameover" => Command::GameOver,
         "d" => Command::Display,
+        "bench" => Command::Bench(parse_bench(&rest).map_err(err)?),
         "quit" => Command::Quit,
         _ => return Err(err("unknown command".to_owned())),
     })
@@ -200,6 +204,19 @@ fn parse_go(words: &[&str], dialect: Dialect) -> Result<Go, String> {
         }
     }
     Ok(Go::Search(go))
+}
+
+/// `bench [depth]`, depth 1 to 64 (default [`engine::bench::DEFAULT_DEPTH`]).
+fn parse_bench(words: &[&str]) -> Result<u32, String> {
+    match words {
+        [] => Ok(engine::bench::DEFAULT_DEPTH),
+        [depth] => depth
+            .parse::<u32>()
+            .ok()
+            .filter(|depth| (1..=64).contains(depth))
+            .ok_or_else(|| format!("expected a depth from 1 to 64, got '{depth}'")),
+        [_, extra, ..] => Err(format!("unexpected '{extra}' after the depth")),
+    }
 }
 
 /// The number after `word`. Some GUIs send negative times when a clock runs
@@ -317,6 +334,9 @@ mod tests {
             "position",
             "position sfen",
             "setoption",
+            "bench 0",
+            "bench deep",
+            "bench 3 4",
             "fly",
         ] {
             let err = parse(bad, Dialect::Usi).unwrap_err();
@@ -324,5 +344,14 @@ mod tests {
         }
         // UCI's `go mate N` (a mate in N moves) is not the tsume search.
         assert!(parse("go mate 3", Dialect::Uci).is_err());
+    }
+
+    #[test]
+    fn bench_takes_an_optional_depth() {
+        assert_eq!(
+            parse("bench", Dialect::Uci),
+            Ok(Command::Bench(engine::bench::DEFAULT_DEPTH))
+        );
+        assert_eq!(parse("bench 3", Dialect::Usi), Ok(Command::Bench(3)));
     }
 }

@@ -141,6 +141,10 @@ impl Session {
                 let position = self.engine.position();
                 self.say(&format!("info string {position}"))?;
             }
+            Command::Bench(depth) => {
+                self.finish_search();
+                self.say(&engine::bench::bench(depth).to_string())?;
+            }
             Command::Quit => return Ok(false),
         }
         Ok(true)
