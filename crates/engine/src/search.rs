@@ -278,8 +278,9 @@ struct Worker<'a, P: Searchable> {
     /// Plies of reduction a quiet move's history is worth, per
     /// [`HISTORY_MAX`] of it, by the game: two in the drop games, where
     /// Fairy-Stockfish too weighs history more (against it in shogi at
-    /// 300 ms this scored 45/72 where the build before scored 32/72; even
-    /// in minishogi; 60% in annan self-play); one in xiangqi.
+    /// 300 ms this scored 45/72 where the build before scored 32/72, and
+    /// 10/18 each at 1 s; even in minishogi; 60% in annan self-play); one
+    /// in xiangqi.
     history_reduction: i32,
 }
 
