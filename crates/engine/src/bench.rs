@@ -44,8 +44,13 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Wall-clock time of the searches.
     pub time: Duration,
-    /// Nodes per second.
-    pub nps: u64,
+}
+
+impl BenchReport {
+    /// Nodes per second over all positions.
+    pub fn nps(&self) -> u64 {
+        nodes_per_second(self.nodes, self.time)
+    }
 }
 
 /// The nodes and time of one game's bench positions: nodes per second
@@ -58,8 +63,13 @@ pub struct GameBench {
     pub nodes: u64,
     /// Wall-clock time of those searches.
     pub time: Duration,
-    /// Nodes per second.
-    pub nps: u64,
+}
+
+impl GameBench {
+    /// Nodes per second in this game's positions.
+    pub fn nps(&self) -> u64 {
+        nodes_per_second(self.nodes, self.time)
+    }
 }
 
 /// Searches every bench position to `depth` with a fresh 16 MiB table and one thread.
@@ -87,21 +97,12 @@ pub fn bench(depth: u32) -> BenchReport {
                 variant,
                 nodes,
                 time,
-                nps: 0,
             }),
         }
     }
-    for game in &mut games {
-        game.nps = nodes_per_second(game.nodes, game.time);
-    }
     let nodes = games.iter().map(|game| game.nodes).sum();
     let time = games.iter().map(|game| game.time).sum();
-    BenchReport {
-        games,
-        nodes,
-        time,
-        nps: nodes_per_second(nodes, time),
-    }
+    BenchReport { games, nodes, time }
 }
 
 fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
@@ -119,12 +120,12 @@ impl fmt::Display for BenchReport {
                 game.variant,
                 game.nodes,
                 game.time.as_millis(),
-                game.nps
+                game.nps()
             )?;
         }
         writeln!(f, "Nodes searched: {}", self.nodes)?;
         writeln!(f, "Time: {} ms", self.time.as_millis())?;
-        write!(f, "Nodes/second: {}", self.nps)
+        write!(f, "Nodes/second: {}", self.nps())
     }
 }
 
