@@ -50,6 +50,14 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// Whether a rule other than repetition has drawn the game.
     fn rule_draw(&self) -> bool;
 
+    /// Whether the side to move surely has a legal move, by a test far
+    /// cheaper than generating them: `false` when it cannot tell. The
+    /// search then generates a node's moves only once pruning has not
+    /// settled it.
+    fn surely_has_move(&self) -> bool {
+        false
+    }
+
     /// Whether quiescence should try the quiet move `mv` in case it gives
     /// check: a cheap test, playing the move tells for sure. In the drop
     /// games a quiet check or drop at the horizon can mate, so the shogi
@@ -125,6 +133,27 @@ impl Searchable for shogi::Position {
 
     fn rule_draw(&self) -> bool {
         false
+    }
+
+    /// Out of check, a gold, silver, bishop or rook in hand can be dropped
+    /// on any empty square (none of them is ever a dead piece, and a drop
+    /// uncovers no line to the own king).
+    fn surely_has_move(&self) -> bool {
+        let hand = self.hand(self.turn());
+        let droppable = [
+            shogi::Role::Gold,
+            shogi::Role::Silver,
+            shogi::Role::Bishop,
+            shogi::Role::Rook,
+        ]
+        .into_iter()
+        .any(|role| hand.get(role) > 0);
+        let squares = if self.variant() == Variant::Minishogi {
+            25
+        } else {
+            81
+        };
+        droppable && !self.is_check() && self.occupied().count() < squares
     }
 
     fn may_check(&self, mv: shogi::Move) -> bool {
@@ -286,6 +315,46 @@ mod tests {
         let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1";
         let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
         assert!(checks_are_admitted(&pos) > 0);
+    }
+
+    #[test]
+    fn a_sure_move_is_a_legal_one() {
+        // Random playouts of the three drop games: whenever a position surely
+        // has a move, it has; and the test answers often, once pieces are in hand.
+        let mut sure = 0;
+        for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
+            for seed in 1..=6u64 {
+                let mut random = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mut pos = shogi::Position::startpos(variant, &Settings::default());
+                for _ in 0..200 {
+                    let moves = pos.legal_moves();
+                    if pos.surely_has_move() {
+                        assert!(!moves.is_empty(), "{variant} {pos}");
+                        sure += 1;
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    pos.play_unchecked(moves[(random % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(sure > 100, "{sure}");
+        // A knight's check cannot be blocked: a gold in hand answers nothing.
+        let sfen = "4k4/9/9/9/9/9/3n5/9/4K4 b G 1";
+        let checked = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        assert!(checked.is_check() && !checked.surely_has_move());
+        let quiet = shogi::Position::from_sfen(
+            "4k4/9/9/9/9/9/9/9/4K4 b G 1",
+            Variant::Shogi,
+            Default::default(),
+        )
+        .unwrap();
+        assert!(quiet.surely_has_move());
+        assert!(!xiangqi::Position::startpos().surely_has_move());
     }
 
     fn piece_to_is_in_range<P: Searchable>(pos: &P) {

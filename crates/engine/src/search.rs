@@ -22,10 +22,14 @@
 //! keeps the position before each move for that.
 //!
 //! Having no legal move loses in all four games, so every full-width node
-//! generates its moves before any pruning. The other ends inside the tree:
-//! a winning 27-point impasse declaration, xiangqi's sixty-move rule and
-//! dead draw (no piece left that can cross the river), and the room's
-//! `move_limit`; as in [`rules::Game`], a mate on the last move still wins.
+//! generates its moves before any pruning, unless a cheap test already
+//! shows one ([`Searchable::surely_has_move`]: a gold, silver, bishop or rook
+//! in hand and an empty square): it then generates them only once reverse
+//! futility and the null move have not cut the node off. The other ends
+//! inside the tree: a winning 27-point impasse declaration, xiangqi's
+//! sixty-move rule and dead draw (no piece left that can cross the river),
+//! and the room's `move_limit`; as in [`rules::Game`], a mate on the last
+//! move still wins.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -33,6 +37,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use rules::{Impasse, MoveSet, Side, Variant};
 
+use crate::eval::EvalCache;
 use crate::games::Searchable;
 use crate::history::{Context, HISTORY_MAX, Histories, HistoryPool};
 use crate::level::Strength;
@@ -282,6 +287,8 @@ struct Worker<'a, P: Searchable> {
     /// 10/18 each at 1 s; even in minishogi; 60% in annan self-play); one
     /// in xiangqi.
     history_reduction: i32,
+    /// Static evaluations of the positions this thread evaluated lately.
+    eval_cache: EvalCache,
 }
 
 impl<'a, P: Searchable> Worker<'a, P> {
@@ -350,6 +357,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Shogi | Variant::Minishogi | Variant::Annan => 2,
                 Variant::Xiangqi => 1,
             },
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -494,8 +502,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
     }
 
     /// The static evaluation plus the level's noise.
-    fn eval(&self, pos: &P) -> i32 {
-        self.with_noise(pos, pos.evaluate())
+    fn eval(&mut self, pos: &P) -> i32 {
+        let raw = self.raw_eval(pos);
+        self.with_noise(pos, raw)
+    }
+
+    /// The static evaluation without the level's noise, as the table keeps it.
+    fn raw_eval(&mut self, pos: &P) -> i32 {
+        self.eval_cache.get_or(pos.key(), || pos.evaluate())
     }
 
     /// `raw`, the static evaluation of `pos`, plus the level's noise.
@@ -668,18 +682,25 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
         }
 
-        // Generated before any pruning: no legal move loses in all four
-        // games, in check or not, and a stalemate must not be pruned away.
+        // Having no legal move loses in all four games, in check or not, and
+        // a stalemate must not be pruned away: the moves are generated
+        // before any pruning, unless the position surely has one.
         let mut picker = MovePicker::new();
-        picker.generate(pos, MoveSet::All);
-        if picker.is_empty() {
-            return mated_in(ply);
+        let surely_has_move = pos.surely_has_move();
+        if !surely_has_move {
+            picker.generate(pos, MoveSet::All);
+            if picker.is_empty() {
+                return mated_in(ply);
+            }
         }
 
         let in_check = pos.is_check();
         // The evaluation without the level's noise, as the table keeps it.
-        let raw_eval =
-            (!in_check).then(|| entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate()));
+        let raw_eval = (!in_check).then(|| {
+            entry
+                .and_then(|e| e.eval)
+                .unwrap_or_else(|| self.raw_eval(pos))
+        });
         let static_eval = raw_eval.map(|raw| self.with_noise(pos, raw));
         self.evals[ply] = static_eval;
         let improving = static_eval.is_some_and(|now| self.improving(ply, now));
@@ -727,6 +748,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     }
                 }
             }
+        }
+        if surely_has_move {
+            picker.generate(pos, MoveSet::All);
         }
         // Internal iterative reduction: a node the table knows no move for
         // was not worth searching deeply before; search it a ply shallower.
@@ -974,7 +998,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let mut best = -INFINITY;
         let mut stand_pat = 0;
         if !in_check {
-            let raw = entry.and_then(|e| e.eval).unwrap_or_else(|| pos.evaluate());
+            let raw = entry
+                .and_then(|e| e.eval)
+                .unwrap_or_else(|| self.raw_eval(pos));
             stand_pat = self.with_noise(pos, raw);
             if stand_pat >= beta {
                 return stand_pat;

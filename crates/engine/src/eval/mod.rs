@@ -12,10 +12,13 @@
 
 #[macro_use]
 mod weights;
+mod cache;
 pub(crate) mod shogi;
 pub(crate) mod xiangqi;
 
 use core::fmt;
+
+pub(crate) use self::cache::EvalCache;
 
 /// A game position the search can evaluate and order moves in.
 pub trait Evaluate: rules::Position {
