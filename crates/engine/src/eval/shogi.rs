@@ -180,19 +180,23 @@ impl Evaluate for Position {
             score += sign(color) * in_hand;
         }
         let annan = variant == Variant::Annan;
-        for index in self.occupied().iter() {
-            let Some(sq) = Square::from_index(index) else {
-                continue;
-            };
-            let Some(piece) = self.piece_at(sq) else {
-                continue;
-            };
-            let mut value = piece_score(w, piece, sq, size, kings);
-            // Annan: the piece moves like its supporter, if it has one.
-            if annan && let Some(supporter) = support(self, piece, sq, size) {
-                value += supported_bonus(w, piece, supporter);
+        // By colour and kind, from the piece bitboards: no square lookups.
+        for color in Color::ALL {
+            let mut own = 0;
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for index in self.pieces(color, role).iter() {
+                    let Some(sq) = Square::from_index(index) else {
+                        continue;
+                    };
+                    own += piece_score(w, piece, sq, size, kings);
+                    // Annan: the piece moves like its supporter, if it has one.
+                    if annan && let Some(supporter) = support(self, piece, sq, size) {
+                        own += supported_bonus(w, piece, supporter);
+                    }
+                }
             }
-            score += sign(piece.color) * value;
+            score += sign(color) * own;
         }
         let attacks = Attacks::new(self, size);
         for color in Color::ALL {
@@ -238,6 +242,7 @@ impl Evaluate for Position {
 
 /// Material plus placement of `piece` on `sq`, from its owner's view;
 /// `kings` are the kings' `(file, rank)`, Sente's first.
+#[inline(always)]
 fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
     let rank = advance(piece.color, sq, size);
