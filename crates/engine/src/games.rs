@@ -62,7 +62,8 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// check: a cheap test, playing the move tells for sure. In the drop
     /// games a quiet check or drop at the horizon can mate, so the shogi
     /// family answers for moves that land next to the enemy king, a knight's
-    /// jump from it, or on one of its lines; xiangqi never.
+    /// jump from it, or on one of its lines (for drops in shogi and
+    /// minishogi exactly); xiangqi never.
     fn may_check(&self, _mv: Self::Move) -> bool {
         false
     }
@@ -156,8 +157,18 @@ impl Searchable for shogi::Position {
         droppable && !self.is_check() && self.occupied().count() < squares
     }
 
+    /// A drop in shogi and minishogi is answered exactly: the dropped piece
+    /// checks if the king, moving like it for the other side, reaches its
+    /// square (a drop only adds a piece, so no other line changes). In annan
+    /// a drop also lends its movement to the piece in front of it.
     fn may_check(&self, mv: shogi::Move) -> bool {
-        let king = self.king(self.turn().opponent());
+        let them = self.turn().opponent();
+        let king = self.king(them);
+        if let shogi::Move::Drop { role, to } = mv
+            && self.variant() != Variant::Annan
+        {
+            return self.attacks_from(them, role, king).has(to.index());
+        }
         let to = mv.to();
         let files = king.file().abs_diff(to.file());
         let ranks = king.rank().abs_diff(to.rank());
@@ -315,6 +326,41 @@ mod tests {
         let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1";
         let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
         assert!(checks_are_admitted(&pos) > 0);
+    }
+
+    #[test]
+    fn may_check_is_exact_for_drops_but_in_annan() {
+        // Drops of every kind around a king, in shogi and minishogi: a drop
+        // is admitted exactly when it checks.
+        for (sfen, variant) in [
+            ("4k4/9/4p4/9/2B6/9/9/9/4K4 b RBGSNLP 1", Variant::Shogi),
+            ("4k4/9/4p4/9/2B6/9/9/9/4K4 w rbgsnlp 1", Variant::Shogi),
+            ("2k2/5/5/5/2K2 b RBGSP 1", Variant::Minishogi),
+        ] {
+            let pos = shogi::Position::from_sfen(sfen, variant, Default::default()).unwrap();
+            let (mut drops, mut checks) = (0, 0);
+            for &mv in &pos.legal_moves() {
+                if let shogi::Move::Drop { .. } = mv {
+                    let mut after = pos.clone();
+                    after.play_unchecked(mv);
+                    assert_eq!(pos.may_check(mv), after.is_check(), "{sfen}: {mv}");
+                    drops += 1;
+                    checks += usize::from(after.is_check());
+                }
+            }
+            assert!(
+                drops > 50 && checks > 5,
+                "{sfen}: {drops} drops, {checks} checks"
+            );
+        }
+        // In annan a pawn dropped before a rook moves like it: a check
+        // from afar that an exact test of the pawn alone would miss.
+        let sfen = "4k4/9/9/9/9/9/9/4R4/4K4 b P 1";
+        let pos = shogi::Position::from_sfen(sfen, Variant::Annan, Default::default()).unwrap();
+        let drop = pos.parse_move("P*5g").unwrap();
+        let mut after = pos.clone();
+        after.play_unchecked(drop);
+        assert!(after.is_check() && pos.may_check(drop));
     }
 
     #[test]
