@@ -6,7 +6,9 @@
 //     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2). The
-// last line gives A's score with its ±2σ interval and the Elo difference.
+// line before the last gives each engine's median depth and nodes a move
+// (from its last `info` line before each `bestmove`); the last line gives
+// A's score with its ±2σ interval and the Elo difference.
 // --log appends a line per move: game, ply, engine, move, and the depth,
 // score and nodes of the engine's last `info` line; the opening's moves come
 // first, with `-` for the engine, so that any position can be set up again.
@@ -52,10 +54,17 @@ class Engine {
     process.on("exit", () => this.proc.kill("SIGKILL"));
     this.ranksFrom1 = ranksFrom1;
     this.waiters = [];
+    // The depth and nodes of each move's last `info` line, for the summary.
+    this.depths = [];
+    this.nodes = [];
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
       const info = line.match(/^info .*\bdepth (\d+).*\bscore (cp|mate) (-?\d+)/);
       const nodes = line.match(/^info .*\bnodes (\d+)/);
-      if (info) this.last = `depth ${info[1]} ${info[2]} ${info[3]}${nodes ? ` nodes ${nodes[1]}` : ""}`;
+      if (info) {
+        this.last = `depth ${info[1]} ${info[2]} ${info[3]}${nodes ? ` nodes ${nodes[1]}` : ""}`;
+        this.lastDepth = Number(info[1]);
+        this.lastNodes = nodes ? Number(nodes[1]) : undefined;
+      }
       const waiter = this.waiters[0];
       if (waiter && waiter.test(line)) {
         this.waiters.shift();
@@ -90,8 +99,11 @@ class Engine {
     this.send(`position startpos${list ? " moves " + list : ""}`);
     this.send(`go ${this.go}`);
     this.last = "";
+    this.lastDepth = this.lastNodes = undefined;
     const line = await this.until((l) => l.startsWith("bestmove"));
     this.proc.kill("SIGSTOP");
+    if (this.lastDepth !== undefined) this.depths.push(this.lastDepth);
+    if (this.lastNodes !== undefined) this.nodes.push(this.lastNodes);
     return this.fromEngine(line.split(/\s+/)[1]);
   }
   quit() {
@@ -167,10 +179,26 @@ for (let game = 1; game <= Number(opt.games); game++) {
     `game ${game}: A plays ${first === a ? "first" : "second"}, ${verdict.winner === "draw" ? "draw" : verdict.winner.toUpperCase() + " wins"} (${verdict.reason}) after ${moves.length} plies; A ${score.a} B ${score.b} draws ${score.draw}`,
   );
 }
+console.log(`A: ${searched(a)}; B: ${searched(b)}`);
 console.log(summary(score));
 a.quit();
 b.quit();
 process.exit(0);
+
+/** How deep and how far an engine searched: medians over its moves. */
+function searched(engine) {
+  const median = (values) => {
+    if (values.length === 0) return undefined;
+    const sorted = [...values].sort((x, y) => x - y);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const depth = median(engine.depths);
+  const nodes = median(engine.nodes);
+  if (depth === undefined) return "no search reported";
+  const perMove = nodes === undefined ? "" : `, ${Math.round(nodes).toLocaleString("en-US")} nodes a move`;
+  return `median depth ${depth}${perMove}`;
+}
 
 /** A's score with its ±2σ interval, and the Elo difference it implies. */
 function summary({ a: wins, b: losses, draw: draws }) {

@@ -44,6 +44,7 @@ class Engine:
             text=True,
             bufsize=1,
         )
+        self.protocol = protocol
         self.send(protocol)
         offered = {
             line.split()[2]
@@ -72,6 +73,17 @@ class Engine:
             if line.split(" ", 1)[0].strip() == word:
                 return lines
 
+    def search(self, position, go):
+        """The lines the engine prints searching `position` (what follows
+        `position `, e.g. `startpos moves 7g7f`) with `go GO`, up to its
+        `bestmove`."""
+        self.send(f"position {position}")
+        self.send(f"go {go}")
+        return self.wait_for("bestmove")
+
+    def new_game(self):
+        self.send("usinewgame" if self.protocol == "usi" else "ucinewgame")
+
     def score(self, position, nodes):
         """The score of the last `info ... score` line, for the side to move.
 
@@ -79,10 +91,8 @@ class Engine:
         unfinished deepest iteration (143 of 501 shogi positions at 8,000
         nodes). It is kept: against a search of 64,000 nodes such a bound was
         off by 66 cp on average, the exact score of the iteration before by 84."""
-        self.send(f"position {self.notation} {position}")
-        self.send(f"go nodes {nodes}")
         score = None
-        for line in self.wait_for("bestmove"):
+        for line in self.search(f"{self.notation} {position}", f"nodes {nodes}"):
             words = line.split()
             if "score" not in words:
                 continue
