@@ -74,7 +74,7 @@ def main():
     plies = [int(ply) for ply in args.plies.split(",")]
     engine = Engine(args.engine, args.variant)
     total_nodes = total_time = 0
-    logs = []
+    log_nodes = []
     for game, ply, moves in positions(args.logs, plies):
         if args.ranks_from_1:
             moves = [re.sub(r"\d+", lambda d: str(int(d.group()) + 1), move) for move in moves]
@@ -83,13 +83,13 @@ def main():
             print(f"game {game} ply {ply}: {nodes} nodes, {time} ms", flush=True)
         total_nodes += nodes
         total_time += time
-        logs.append(math.log(max(nodes, 1)))
+        log_nodes.append(math.log(max(nodes, 1)))
     engine.quit()
-    if not logs:
+    if not log_nodes:
         raise SystemExit("no position: the logs hold no game that long")
-    mean = math.exp(sum(logs) / len(logs))
+    mean = math.exp(sum(log_nodes) / len(log_nodes))
     print(
-        f"{len(logs)} positions, depth {args.depth}: {total_nodes} nodes "
+        f"{len(log_nodes)} positions, depth {args.depth}: {total_nodes} nodes "
         f"(geometric mean {mean:.0f}), {total_time} ms"
     )
 
