@@ -827,8 +827,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             // Check extension; in the drop games, where checks by drops are
             // many, only for checks that do not just give the piece away.
+            // Not at the last ply: there the checked side's replies go to
+            // quiescence anyway, and extending each check of a king hunt
+            // there multiplied one shogi tree tenfold.
             let may_extend = (ply as i32) < 2 * self.root_depth;
-            let mut extension = i32::from(may_extend && gives_check && !losing_check);
+            let mut extension = i32::from(may_extend && depth >= 2 && gives_check && !losing_check);
             // Singular extension: the table's move, when every other move
             // falls well short of its score in a shallower search, is the
             // only move here and is searched a ply deeper. When even the
