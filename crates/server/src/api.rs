@@ -1,5 +1,5 @@
 //! The HTTP JSON API under `/api/v1`: one handler per resource and action.
-//! JSON request and response shapes live here; the README documents them.
+//! JSON request and response shapes live here; `docs/api.md` documents them.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;

@@ -1,6 +1,6 @@
 //! Koma's game server: rooms with seats and spectators, server-side clocks,
 //! away-player takeover, lobby, ratings and statistics, over an HTTP JSON API
-//! under `/api/v1` and one WebSocket per room. The README describes the protocol.
+//! under `/api/v1` and one WebSocket per room. `docs/api.md` describes the protocol.
 //!
 //! Each room is one task that owns its game ([`room`]); it checks moves with
 //! the `rules` crate and writes every event to the `store` before anyone hears
