@@ -20,8 +20,8 @@ use store::StoreError;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::ApiError;
-use crate::event::{Frame, side_named};
-use crate::room::{Action, Command, Joiner, Mode, RoomHandle, Watch};
+use crate::event::Frame;
+use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
 use crate::room_settings::RoomSettings;
 use crate::rooms::NewRoom;
 use crate::{AppState, ids, openapi, records, ws};
@@ -172,12 +172,12 @@ async fn create_room(
         .unwrap_or("shogi")
         .parse()
         .map_err(|err: rules::ParseVariantError| ApiError::BadRequest(err.to_string()))?;
-    let mode_name = body.mode.as_deref().unwrap_or("online");
-    let mode = Mode::from_name(mode_name).ok_or_else(|| {
-        ApiError::BadRequest(format!(
-            "unknown mode '{mode_name}' (expected online, local or computer)"
-        ))
-    })?;
+    let mode: Mode = body
+        .mode
+        .as_deref()
+        .unwrap_or("online")
+        .parse()
+        .map_err(ApiError::BadRequest)?;
     let level = match (mode, body.level) {
         (Mode::Computer, Some(level @ 1..=8)) => level,
         (Mode::Computer, None) => 4,
@@ -188,9 +188,9 @@ async fn create_room(
     };
     let seat = match body.seat.as_deref() {
         None => Side::First,
-        Some(name) => side_named(name).ok_or_else(|| {
-            ApiError::BadRequest(format!("unknown seat '{name}' (expected first or second)"))
-        })?,
+        Some(name) => name
+            .parse::<Side>()
+            .map_err(|err| ApiError::BadRequest(err.to_string()))?,
     };
     let settings = RoomSettings::from_json(&body.settings).map_err(ApiError::BadRequest)?;
     let player = player_id(body.player)?;
@@ -211,31 +211,26 @@ async fn create_room(
         player: player.clone(),
         name: name.clone(),
         seat: Some(seat),
-        token: None,
         computer: false,
     };
-    let (seat, token) = room
-        .call(|reply| Command::Join(creator.clone(), reply))
-        .await?;
+    let (seat, token) = room.join(creator.clone(), None).await?;
     match mode {
         Mode::Online => {}
         Mode::Local => {
             let other = Joiner {
-                token: Some(token.clone()),
                 seat: Some(seat.opponent()),
                 ..creator
             };
-            room.call(|reply| Command::Join(other, reply)).await?;
+            room.join(other, Some(token.clone())).await?;
         }
         Mode::Computer => {
             let computer = Joiner {
                 player: "computer".to_owned(),
                 name: format!("Computer (level {level})"),
                 seat: Some(seat.opponent()),
-                token: None,
                 computer: true,
             };
-            room.call(|reply| Command::Join(computer, reply)).await?;
+            room.join(computer, None).await?;
         }
     }
     let body = json!({
@@ -265,10 +260,9 @@ async fn join_room(
         player: player.clone(),
         name: name.clone(),
         seat: None,
-        token: None,
         computer: false,
     };
-    let (seat, token) = room.call(|reply| Command::Join(joiner, reply)).await?;
+    let (seat, token) = room.join(joiner, None).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(
         json!({ "seat": seat.name(), "token": token, "player": player }),
@@ -278,9 +272,9 @@ async fn join_room(
 async fn show_room(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     let room = state.rooms.get(&id).await?;
-    Ok(Json(room.ask(Command::View).await?))
+    Ok(Json(room.view().await?))
 }
 
 /// `POST /rooms/{id}/moves` body.
@@ -296,13 +290,10 @@ async fn act(
     id: &str,
     headers: &HeaderMap,
     action: Action,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     let room = state.rooms.get(id).await?;
     let token = token(headers, None);
-    Ok(Json(
-        room.call(|reply| Command::Act(token, action, reply))
-            .await?,
-    ))
+    Ok(Json(room.act(token, action).await?))
 }
 
 async fn play_move(
@@ -310,7 +301,7 @@ async fn play_move(
     Path(id): Path<String>,
     headers: HeaderMap,
     AppJson(body): AppJson<PlayMove>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Move(body.mv)).await
 }
 
@@ -318,7 +309,7 @@ async fn resign(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Resign).await
 }
 
@@ -326,7 +317,7 @@ async fn draw(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Draw).await
 }
 
@@ -334,7 +325,7 @@ async fn impasse(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Impasse).await
 }
 
@@ -342,7 +333,7 @@ async fn rematch(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Rematch).await
 }
 
@@ -361,11 +352,18 @@ fn yes() -> bool {
     true
 }
 
+impl EventsQuery {
+    /// The last event the client saw (a negative number means none).
+    pub(crate) fn since(&self) -> u64 {
+        u64::try_from(self.since).unwrap_or(0)
+    }
+}
+
 /// A connection's watch of a room; tells the room when the connection goes.
 pub(crate) struct Connection {
     pub(crate) room: RoomHandle,
     pub(crate) watch: Watch,
-    pub(crate) last: i64,
+    pub(crate) last: u64,
 }
 
 impl Connection {
@@ -389,11 +387,7 @@ impl Connection {
                 }
                 Err(RecvError::Lagged(_)) => {
                     let last = self.last;
-                    self.watch.backlog = self
-                        .room
-                        .ask(|reply| Command::Since(last, reply))
-                        .await
-                        .ok()?;
+                    self.watch.backlog = self.room.since(last).await.ok()?;
                 }
                 Err(RecvError::Closed) => return None,
             }
@@ -416,13 +410,12 @@ async fn events(
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
-    let watch = room
-        .call(|reply| Command::Watch(query.since, token, false, reply))
-        .await?;
+    let since = query.since();
+    let watch = room.watch(since, token, false).await?;
     let connection = Connection {
         room,
         watch,
-        last: query.since,
+        last: since,
     };
     let follow = query.follow;
     let shutdown = state.shutdown_signal();
@@ -461,7 +454,7 @@ async fn record(
     Query(query): Query<RecordQuery>,
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
-    let record = room.ask(Command::Record).await?;
+    let record = room.record().await?;
     let format = match query.format.as_deref() {
         None => Format::Position,
         Some(name) => name.parse::<Format>().map_err(ApiError::BadRequest)?,
@@ -582,16 +575,15 @@ async fn rename_seat(
 ) -> Result<Json<Value>, ApiError> {
     let seat = match body.seat.as_deref() {
         None => None,
-        Some(name) => Some(side_named(name).ok_or_else(|| {
-            ApiError::BadRequest(format!("unknown seat '{name}' (expected first or second)"))
-        })?),
+        Some(name) => Some(
+            name.parse::<Side>()
+                .map_err(|err| ApiError::BadRequest(err.to_string()))?,
+        ),
     };
     let name = display_name(Some(body.name));
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, None);
-    let (seats, player) = room
-        .call(|reply| Command::Rename(token, seat, name.clone(), reply))
-        .await?;
+    let (seats, player) = room.rename(token, seat, name.clone()).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(json!({
         "seats": seats.iter().map(|side| side.name()).collect::<Vec<_>>(),

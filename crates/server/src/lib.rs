@@ -31,7 +31,7 @@ mod lobby;
 mod openapi;
 mod ratings;
 mod records;
-mod room;
+pub mod room;
 mod room_settings;
 mod rooms;
 mod web;
@@ -56,9 +56,10 @@ use tower_http::trace::TraceLayer;
 
 pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
 pub use error::{ApiError, ErrorBody};
-pub use event::{Event, EventKind};
-pub use lobby::{Lobby, RoomStatus};
+pub use event::{EventJson, EventKindJson};
+pub use lobby::Lobby;
 pub use room::Mode;
+pub use room::{Event, EventKind, RoomStatus};
 pub use room_settings::RoomSettings;
 pub use rooms::{NewRoom, Rooms};
 

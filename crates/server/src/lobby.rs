@@ -7,29 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use crate::room::Mode;
-
-/// Where a room's game stands.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum RoomStatus {
-    /// A seat is free.
-    Waiting,
-    /// Both seats are taken and the game goes on.
-    Playing,
-    /// The game is over.
-    Finished,
-}
-
-impl RoomStatus {
-    /// The API name.
-    pub fn name(self) -> &'static str {
-        match self {
-            RoomStatus::Waiting => "waiting",
-            RoomStatus::Playing => "playing",
-            RoomStatus::Finished => "finished",
-        }
-    }
-}
+use crate::room::{Mode, RoomStatus};
 
 /// What the lobby shows of a room.
 #[derive(Clone, Debug)]

@@ -17,9 +17,27 @@ use crate::error::ApiError;
 /// times outgrow the limit on other requests.
 pub(crate) const MAX_RECORD_BYTES: usize = 1 << 20;
 
+/// The moves of a game as players write them, one entry per move.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Notation {
+    /// The shogi family: Japanese (`▲７六歩`) and Western (`P-7f`).
+    Shogi {
+        /// Japanese move text.
+        japanese: Vec<String>,
+        /// Western (Hodges) move text.
+        western: Vec<String>,
+    },
+    /// Xiangqi: WXF (`C2.5`).
+    Xiangqi {
+        /// WXF move text.
+        wxf: Vec<String>,
+    },
+}
+
 /// The moves of `record` as players write them: Japanese and Western for the
-/// shogi family, WXF for xiangqi; one entry per move.
-pub(crate) fn notation_json(record: &Record) -> Value {
+/// shogi family, WXF for xiangqi.
+pub(crate) fn notation_of(record: &Record) -> Notation {
     let mut japanese_moves = Vec::new();
     let mut western_moves = Vec::new();
     let mut wxf_moves = Vec::new();
@@ -39,8 +57,11 @@ pub(crate) fn notation_json(record: &Record) -> Value {
         }
     }
     match record.start() {
-        AnyPosition::Shogi(_) => json!({"japanese": japanese_moves, "western": western_moves}),
-        AnyPosition::Xiangqi(_) => json!({"wxf": wxf_moves}),
+        AnyPosition::Shogi(_) => Notation::Shogi {
+            japanese: japanese_moves,
+            western: western_moves,
+        },
+        AnyPosition::Xiangqi(_) => Notation::Xiangqi { wxf: wxf_moves },
     }
 }
 
@@ -125,7 +146,7 @@ pub(crate) async fn import(
         "variant": record.variant().name(),
         "start": record.start().to_string(),
         "moves": record.moves_text(),
-        "notation": notation_json(&record),
+        "notation": notation_of(&record),
         "result": result_json(&record, &settings),
         "headers": headers_json(&record.headers),
     })))

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use rules::Settings;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Every setting of a room.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,30 +119,60 @@ impl RoomSettings {
 
     /// All settings as a JSON object with the API's keys.
     pub fn to_json(&self) -> Value {
-        let mut object = Map::new();
-        object.insert("time_per_move".to_owned(), json!(self.time_per_move));
-        object.insert("main_time".to_owned(), json!(self.main_time));
-        object.insert(
-            "swap_first_player".to_owned(),
-            json!(self.swap_first_player),
-        );
-        object.insert("show_targets".to_owned(), json!(self.show_targets));
-        object.insert("rated".to_owned(), json!(self.rated));
-        for (key, value) in self.rules.pairs() {
-            let value = match key {
-                "move_limit" => json!(self.rules.move_limit),
-                "illegal_move_loses" => json!(self.rules.illegal_move_loses),
-                _ => json!(value),
-            };
-            object.insert(key.to_owned(), value);
+        serde_json::to_value(SettingsView::from(self)).unwrap_or(Value::Null)
+    }
+}
+
+/// A room's settings as the API shows them, every key present.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SettingsView {
+    /// Seconds per move once the main time is used up; 0 for no clock.
+    pub time_per_move: u32,
+    /// Seconds of main time per player; 0 for none.
+    pub main_time: u32,
+    /// Who moves first changes after each game.
+    pub swap_first_player: bool,
+    /// The browser shows the selected piece's targets.
+    pub show_targets: bool,
+    /// The game changes both players' ratings.
+    pub rated: bool,
+    /// `24-point`, `27-point` or `off` (shogi, annan).
+    pub impasse: String,
+    /// `standard` or `traditional` (annan).
+    pub annan_setup: String,
+    /// `allowed-if-supported`, `by-original-type` or `always-allowed` (annan).
+    pub annan_dead_piece: String,
+    /// Plies after which the game is drawn; 0 for none.
+    pub move_limit: u32,
+    /// An illegal move loses instead of being refused.
+    pub illegal_move_loses: bool,
+    /// The handicap (shogi): `even`, `lance`, `bishop` ...
+    pub handicap: String,
+}
+
+impl From<&RoomSettings> for SettingsView {
+    fn from(settings: &RoomSettings) -> SettingsView {
+        let rules = &settings.rules;
+        SettingsView {
+            time_per_move: settings.time_per_move,
+            main_time: settings.main_time,
+            swap_first_player: settings.swap_first_player,
+            show_targets: settings.show_targets,
+            rated: settings.rated,
+            impasse: rules.impasse.to_string(),
+            annan_setup: rules.annan_setup.to_string(),
+            annan_dead_piece: rules.annan_dead_piece.to_string(),
+            move_limit: rules.move_limit,
+            illegal_move_loses: rules.illegal_move_loses,
+            handicap: rules.handicap.to_string(),
         }
-        Value::Object(object)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use rules::Impasse;
+    use serde_json::json;
 
     use super::*;
 

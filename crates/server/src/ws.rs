@@ -11,14 +11,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::AppState;
 use crate::api::{Connection, EventsQuery, token};
 use crate::error::ApiError;
-use crate::room::{Action, Command};
+use crate::room::{ActReply, Action};
 
 /// The hard cap on a frame: larger ones close the socket. Frames between the
 /// configured limit and this get an error frame instead.
@@ -66,13 +66,12 @@ pub(crate) async fn room_socket(
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
-    let watch = room
-        .call(|reply| Command::Watch(query.since, token.clone(), true, reply))
-        .await?;
+    let since = query.since();
+    let watch = room.watch(since, token.clone(), true).await?;
     let connection = Connection {
         room,
         watch,
-        last: query.since,
+        last: since,
     };
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
@@ -116,8 +115,20 @@ fn shutting_down() -> Message {
     }))
 }
 
-fn text(value: &Value) -> Message {
-    Message::Text(Utf8Bytes::from(value.to_string()))
+fn text(value: &impl Serialize) -> Message {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| Value::Null.to_string());
+    Message::Text(Utf8Bytes::from(json))
+}
+
+/// The answer to an action sent on the socket: the action's reply with the
+/// client's `request_id`.
+#[derive(Serialize)]
+struct Ack {
+    #[serde(flatten)]
+    reply: ActReply,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    request_id: Option<Value>,
 }
 
 async fn relay(
@@ -154,7 +165,7 @@ async fn relay(
                 }
             },
             changed = presence.changed() => match changed {
-                Ok(()) => text(&presence.borrow_and_update().clone()),
+                Ok(()) => text(&*presence.borrow_and_update()),
                 // The room's task has stopped, as above.
                 Err(_) => {
                     let _ = sink.send(shutting_down()).await;
@@ -208,18 +219,12 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
             return text(&json!({"type": "pong", "request_id": request_id}));
         }
     };
-    match connection
-        .room
-        .call(|reply| Command::Act(token, action, reply))
-        .await
-    {
-        Ok(mut ack) => {
-            if let Some(object) = ack.as_object_mut() {
-                object.insert("type".to_owned(), json!("ack"));
-                object.insert("request_id".to_owned(), request_id.unwrap_or(Value::Null));
-            }
-            text(&ack)
-        }
+    match connection.room.act(token, action).await {
+        Ok(reply) => text(&Ack {
+            reply,
+            kind: "ack",
+            request_id,
+        }),
         Err(error) => error_frame(request_id, &error),
     }
 }
