@@ -5,6 +5,7 @@
 // below (steps and slides), so a diagram can never disagree with its table.
 // The texts follow the spec (shared/spec/rules.md); this file only lays them out.
 
+import { el, svgEl } from "./dom.js";
 import { t } from "./i18n.js";
 import { pieceLabel, pieceName, isPromoted } from "./pieces.js";
 import { pieceLabels } from "./storage.js";
@@ -170,11 +171,11 @@ const HOUSE_RULES = {
 export function renderRules(container, variant) {
   container.replaceChildren();
   if (!(variant in PIECES)) {
-    container.append(html("p", {}, t("rules.unknown", { variant })));
+    container.append(el("p", {}, t("rules.unknown", { variant })));
     return;
   }
-  const article = html("article", { class: "rules-page", "data-rules": variant });
-  article.append(html("h1", {}, t(`rules.title.${variant}`)), ...sections(variant));
+  const article = el("article", { class: "rules-page", "data-rules": variant });
+  article.append(el("h1", {}, t(`rules.title.${variant}`)), ...sections(variant));
   container.append(article);
 }
 
@@ -247,8 +248,8 @@ function endRules(variant) {
  * @returns {HTMLElement}
  */
 function section(name, ...content) {
-  const element = html("section", { class: "rules-section", "data-section": name });
-  element.append(html("h2", {}, t(`rules.heading.${name}`)), ...content);
+  const element = el("section", { class: "rules-section", "data-section": name });
+  element.append(el("h2", {}, t(`rules.heading.${name}`)), ...content);
   return element;
 }
 
@@ -259,7 +260,7 @@ function section(name, ...content) {
  */
 function paragraphs(...keys) {
   const fragment = document.createDocumentFragment();
-  for (const key of keys) if (key) fragment.append(html("p", {}, t(key)));
+  for (const key of keys) if (key) fragment.append(el("p", {}, t(key)));
   return fragment;
 }
 
@@ -269,11 +270,11 @@ function paragraphs(...keys) {
  * @returns {HTMLElement}
  */
 function terms(entries) {
-  const list = html("dl", { class: "rules-terms" });
+  const list = el("dl", { class: "rules-terms" });
   for (const [name, key, details] of entries) {
-    const text = html("dd", {}, t(key));
+    const text = el("dd", {}, t(key));
     if (details) text.append(details);
-    list.append(html("dt", {}, t(`rules.term.${name}`)), text);
+    list.append(el("dt", {}, t(`rules.term.${name}`)), text);
   }
   return list;
 }
@@ -286,8 +287,8 @@ function terms(entries) {
  */
 function example(d, className) {
   const caption = t(d.label);
-  const figure = html("figure", { class: className });
-  figure.append(diagram({ ...d, label: caption }), html("figcaption", {}, caption));
+  const figure = el("figure", { class: className });
+  figure.append(diagram({ ...d, label: caption }), el("figcaption", {}, caption));
   return figure;
 }
 
@@ -302,19 +303,19 @@ function flyingGeneral() {
  * @returns {HTMLElement}
  */
 function houseRules(variant) {
-  const list = html("dl", { class: "rules-terms" });
+  const list = el("dl", { class: "rules-terms" });
   for (const key of HOUSE_RULES[variant]) {
     const text = key === "illegal_move_loses" && variant === "xiangqi" ? "rules.house.illegal_move_loses.xiangqi" : `rules.house.${key}`;
-    const dd = html("dd", {}, t(text));
+    const dd = el("dd", {}, t(text));
     if (key === "annan_dead_piece") {
-      const options = html("ul", {});
+      const options = el("ul", {});
       for (const value of ["allowed-if-supported", "by-original-type", "always-allowed"]) {
-        options.append(html("li", {}, t(`rules.house.annan_dead_piece.${value}`)));
+        options.append(el("li", {}, t(`rules.house.annan_dead_piece.${value}`)));
       }
       dd.append(options);
     }
     if (key === "annan_setup") dd.append(setupFigure("annan", ANNAN_TRADITIONAL, "setup-traditional"));
-    list.append(html("dt", { "data-setting": key }, t(`rules.setting.${key}`)), dd);
+    list.append(el("dt", { "data-setting": key }, t(`rules.setting.${key}`)), dd);
   }
   return list;
 }
@@ -347,7 +348,7 @@ function setupFigure(variant, placement, name) {
     files = Math.max(files, x);
   });
   const label = t(name === "setup" ? "rules.aria.setup" : "rules.aria.setupTraditional");
-  const figure = html("figure", { class: "rules-setup" });
+  const figure = el("figure", { class: "rules-setup" });
   figure.append(diagram({ name, variant, files, ranks: rows.length, pieces, coordinates: true, label }));
   return figure;
 }
@@ -358,15 +359,15 @@ function setupFigure(variant, placement, name) {
  * @returns {HTMLElement}
  */
 function pieceFigures(variant) {
-  const grid = html("div", { class: "rules-pieces" });
+  const grid = el("div", { class: "rules-pieces" });
   for (const code of PIECES[variant]) {
     const name = pieceName(variant, code);
     const view = variant === "xiangqi"
       ? XIANGQI_WINDOWS[code]
       : { origin: /** @type {Point} */ ([0, 0]), files: 5, ranks: 5, pieces: [[2, 2, code, "first"]], movers: [[2, 2]] };
-    const figure = html("figure", { class: "rules-piece", "data-piece-rules": code });
-    const caption = html("figcaption", {});
-    caption.append(html("strong", {}, name), " ", t(`rules.move.${variant === "xiangqi" ? "xiangqi" : "shogi"}.${code}`));
+    const figure = el("figure", { class: "rules-piece", "data-piece-rules": code });
+    const caption = el("figcaption", {});
+    caption.append(el("strong", {}, name), " ", t(`rules.move.${variant === "xiangqi" ? "xiangqi" : "shogi"}.${code}`));
     figure.append(
       diagram({
         name: `piece-${code}`, variant, ...view,
@@ -383,7 +384,7 @@ function pieceFigures(variant) {
 
 /** @returns {HTMLElement} Annan's examples of borrowed movement */
 function annanExamples() {
-  const grid = html("div", { class: "rules-pieces" });
+  const grid = el("div", { class: "rules-pieces" });
   ANNAN_EXAMPLES.forEach(({ caption, pieces }, index) => {
     grid.append(example({
       name: `annan-example-${index + 1}`, variant: "annan", files: 5, ranks: 5,
@@ -478,7 +479,6 @@ function facesGeneral(d, board, from, to) {
 }
 
 const CELL = 40;
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * Draws a diagram: squares (shogi family) or lines with river and palace
@@ -493,7 +493,7 @@ function diagram(d) {
   const height = d.ranks * CELL + 2 * margin;
   /** Centre of window point (x, y) on screen; y grows upwards on the board. @param {Point} p */
   const at = ([x, y]) => [margin + (x + 0.5) * CELL, margin + (d.ranks - 0.5 - y) * CELL];
-  const svgElement = /** @type {SVGSVGElement} */ (svg("svg", {
+  const svgElement = /** @type {SVGSVGElement} */ (svgEl("svg", {
     viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": d.label, "data-diagram": d.name,
     class: `rules-diagram rules-${points ? "points" : "squares"}`,
   }));
@@ -504,13 +504,13 @@ function diagram(d) {
 
   /** @type {Map<string, Piece>} */
   const board = new Map(d.pieces.map(([x, y, code, side]) => [String([x, y]), { code, side }]));
-  const marks = svg("g", { class: "rules-marks" });
+  const marks = svgEl("g", { class: "rules-marks" });
   for (const from of d.movers ?? []) {
     const moves = movesOf(d, board, from);
     const [mx, my] = at(from);
     svgElement.append(points
-      ? svg("circle", { class: "rules-mover", cx: mx, cy: my, r: CELL / 2 })
-      : svg("rect", { class: "rules-mover", x: mx - CELL / 2, y: my - CELL / 2, width: CELL, height: CELL }));
+      ? svgEl("circle", { class: "rules-mover", cx: mx, cy: my, r: CELL / 2 })
+      : svgEl("rect", { class: "rules-mover", x: mx - CELL / 2, y: my - CELL / 2, width: CELL, height: CELL }));
     for (const path of moves.slides) {
       const [x1, y1] = at(from);
       const [x2, y2] = at(path[path.length - 1]);
@@ -519,19 +519,19 @@ function diagram(d) {
       const [sx, sy] = [x1 + ux * CELL * 0.45, y1 + uy * CELL * 0.45];
       const [ex, ey] = [x2 + ux * CELL * 0.3, y2 + uy * CELL * 0.3];
       marks.append(
-        svg("line", { class: "rules-slide", x1: sx, y1: sy, x2: ex - ux * 6, y2: ey - uy * 6 }),
-        svg("path", {
+        svgEl("line", { class: "rules-slide", x1: sx, y1: sy, x2: ex - ux * 6, y2: ey - uy * 6 }),
+        svgEl("path", {
           class: "rules-arrow",
           d: `M${ex},${ey} L${ex - ux * 10 - uy * 6},${ey - uy * 10 + ux * 6} L${ex - ux * 10 + uy * 6},${ey - uy * 10 - ux * 6}Z`,
         }),
       );
     }
-    for (const target of moves.steps) marks.append(svg("circle", { class: "rules-dot", cx: at(target)[0], cy: at(target)[1], r: CELL * 0.15 }));
-    for (const target of moves.captures) marks.append(svg("circle", { class: "rules-capture", cx: at(target)[0], cy: at(target)[1], r: CELL * 0.47 }));
+    for (const target of moves.steps) marks.append(svgEl("circle", { class: "rules-dot", cx: at(target)[0], cy: at(target)[1], r: CELL * 0.15 }));
+    for (const target of moves.captures) marks.append(svgEl("circle", { class: "rules-capture", cx: at(target)[0], cy: at(target)[1], r: CELL * 0.47 }));
     for (const target of moves.blocked) {
       const [cx, cy] = at(target);
       const r = CELL * 0.15;
-      marks.append(svg("path", { class: "rules-blocked", d: `M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}` }));
+      marks.append(svgEl("path", { class: "rules-blocked", d: `M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}` }));
     }
   }
   const labels = pieceLabels();
@@ -547,12 +547,12 @@ function diagram(d) {
  * @returns {SVGElement}
  */
 function squaresBoard(d, margin) {
-  const group = svg("g", { class: "rules-board" });
-  group.append(svg("rect", { class: "rules-ground", x: margin, y: margin, width: d.files * CELL, height: d.ranks * CELL }));
+  const group = svgEl("g", { class: "rules-board" });
+  group.append(svgEl("rect", { class: "rules-ground", x: margin, y: margin, width: d.files * CELL, height: d.ranks * CELL }));
   let lines = "";
   for (let x = 0; x <= d.files; x++) lines += `M${margin + x * CELL},${margin}v${d.ranks * CELL}`;
   for (let y = 0; y <= d.ranks; y++) lines += `M${margin},${margin + y * CELL}h${d.files * CELL}`;
-  group.append(svg("path", { class: "rules-line", d: lines }));
+  group.append(svgEl("path", { class: "rules-line", d: lines }));
   return group;
 }
 
@@ -565,10 +565,10 @@ function squaresBoard(d, margin) {
  */
 function pointsBoard(d, at) {
   const [ox, oy] = d.origin ?? [0, 0];
-  const group = svg("g", { class: "rules-board" });
+  const group = svgEl("g", { class: "rules-board" });
   const [left, top] = at([0, d.ranks - 1]);
   const [right, bottom] = at([d.files - 1, 0]);
-  group.append(svg("rect", { class: "rules-ground", x: left - CELL / 2, y: top - CELL / 2, width: right - left + CELL, height: bottom - top + CELL }));
+  group.append(svgEl("rect", { class: "rules-ground", x: left - CELL / 2, y: top - CELL / 2, width: right - left + CELL, height: bottom - top + CELL }));
   /** @type {Array<[Point, Point]>} */
   const segments = [];
   for (let y = 0; y < d.ranks; y++) segments.push([[0, y], [d.files - 1, y]]);
@@ -595,9 +595,9 @@ function pointsBoard(d, at) {
   }
   if (oy <= 4 && oy + d.ranks - 1 >= 5) {
     const [, riverBottom] = at([0, 4 - oy]);
-    group.append(svg("rect", { class: "rules-river", x: left, y: riverBottom - CELL, width: right - left, height: CELL }));
+    group.append(svgEl("rect", { class: "rules-river", x: left, y: riverBottom - CELL, width: right - left, height: CELL }));
   }
-  group.append(svg("path", { class: "rules-line", d: lines }));
+  group.append(svgEl("path", { class: "rules-line", d: lines }));
   return group;
 }
 
@@ -608,18 +608,18 @@ function pointsBoard(d, at) {
  * @returns {SVGElement}
  */
 function coordinates(d, at) {
-  const group = svg("g", { class: "rules-coordinates" });
+  const group = svgEl("g", { class: "rules-coordinates" });
   const xiangqi = d.variant === "xiangqi";
   for (let x = 0; x < d.files; x++) {
     const [cx] = at([x, 0]);
     const [, cy] = xiangqi ? at([0, 0]) : at([0, d.ranks - 1]);
     const text = xiangqi ? "abcdefghi"[x] : String(d.files - x);
-    group.append(svg("text", { x: cx, y: xiangqi ? cy + CELL * 0.8 : cy - CELL * 0.75 }, text));
+    group.append(svgEl("text", { x: cx, y: xiangqi ? cy + CELL * 0.8 : cy - CELL * 0.75 }, text));
   }
   for (let y = 0; y < d.ranks; y++) {
     const [cx, cy] = at([xiangqi ? 0 : d.files - 1, y]);
     const text = xiangqi ? String(y) : "abcdefghi"[d.ranks - 1 - y];
-    group.append(svg("text", { x: xiangqi ? cx - CELL * 0.8 : cx + CELL * 0.8, y: cy }, text));
+    group.append(svgEl("text", { x: xiangqi ? cx - CELL * 0.8 : cx + CELL * 0.8, y: cy }, text));
   }
   return group;
 }
@@ -636,42 +636,16 @@ function coordinates(d, at) {
  */
 function pieceShape(variant, code, side, [cx, cy], labels) {
   const text = pieceLabel(variant, code, side, labels);
-  const group = svg("g", {
+  const group = svgEl("g", {
     class: `rules-piece-shape rules-${side}${isPromoted(code) ? " rules-promoted" : ""}${labels === "letters" ? " rules-letters" : ""}`,
     transform: `translate(${cx},${cy})${side === "second" && variant !== "xiangqi" ? " rotate(180)" : ""}`,
   });
   const size = text.length > 1 ? (text.length > 2 ? 10 : 13) : 19;
   if (variant === "xiangqi") {
-    group.append(svg("circle", { class: "rules-disc", r: CELL * 0.44 }), svg("circle", { class: "rules-disc-ring", r: CELL * 0.36 }));
+    group.append(svgEl("circle", { class: "rules-disc", r: CELL * 0.44 }), svgEl("circle", { class: "rules-disc-ring", r: CELL * 0.36 }));
   } else {
-    group.append(svg("path", { class: "rules-pentagon", d: "M0,-18L13,-12L16,17L-16,17L-13,-12Z" }));
+    group.append(svgEl("path", { class: "rules-pentagon", d: "M0,-18L13,-12L16,17L-16,17L-13,-12Z" }));
   }
-  group.append(svg("text", { class: "rules-label", y: variant === "xiangqi" ? 0 : 2, "font-size": size }, text));
+  group.append(svgEl("text", { class: "rules-label", y: variant === "xiangqi" ? 0 : 2, "font-size": size }, text));
   return group;
-}
-
-/**
- * @param {string} tag
- * @param {Record<string, string | undefined>} attributes
- * @param {string} [text]
- * @returns {HTMLElement}
- */
-function html(tag, attributes, text) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) if (value !== undefined) element.setAttribute(name, value);
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attributes
- * @param {string} [text]
- * @returns {SVGElement}
- */
-function svg(tag, attributes, text) {
-  const element = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  if (text !== undefined) element.textContent = text;
-  return /** @type {SVGElement} */ (element);
 }
