@@ -21,7 +21,7 @@ import { parsePosition } from "../position.js";
 /** @typedef {"online" | "reconnecting"} Connection */
 
 /** Both seat names, in order. */
-export const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
+const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
 
 /**
  * @param {string} name
@@ -82,7 +82,10 @@ export class RoomState {
     this.putPresence(frame);
   }
 
-  /** @param {PresenceFrame} frame */
+  /**
+   * Puts a presence frame into the room JSON.
+   * @param {PresenceFrame} frame
+   */
   putPresence(frame) {
     for (const name of SEAT_NAMES) {
       const seat = this.room.seats[name];
