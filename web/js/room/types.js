@@ -4,6 +4,9 @@
 // numbered events, crates/server/src/ws.rs for the rest). JSDoc only, in one
 // place, so the page's modules and the server's schema can be checked against
 // each other; `null` in a type is a `null` the server sends, never a missing key.
+// The names are the OpenAPI schemas' (crates/server/openapi.json) where one
+// exists: Room, Settings, Seat, Result; `RoomEvent` is `Event`,
+// `PresenceFrame` is `Presence` and `Joined` is `Seated`.
 
 /** @typedef {"first" | "second"} Side a side of the game (Sente/Gote, Red/Black) */
 /**
