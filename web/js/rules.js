@@ -88,7 +88,7 @@ const ANNAN_EXAMPLES = [
 ];
 
 /**
- * The house rules each game's rooms offer (shared/spec/platform.md): the game's own
+ * The house rules each game's rooms offer: the game's own
  * rules first, then clock, move limit and the rest. Xiangqi's `illegal_move_loses`
  * text names its own illegal moves.
  * @type {Record<string, string[]>}
