@@ -1,4 +1,4 @@
-//! A room's house rules as the API names them (platform spec table): the
+//! A room's house rules as the API names them (docs/api.md): the
 //! rules library's settings plus what only the server uses (clock, swap, rated).
 
 use std::time::Duration;
