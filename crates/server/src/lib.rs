@@ -57,7 +57,7 @@ use tower_http::trace::TraceLayer;
 pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
 pub use error::{ApiError, ErrorBody};
 pub use event::{Event, EventKind};
-pub use lobby::{Lobby, RoomStatus};
+pub use lobby::{Lobby, LobbyView, OpenRoom, RoomStatus};
 pub use room::Mode;
 pub use room_settings::RoomSettings;
 pub use rooms::{NewRoom, Rooms};
