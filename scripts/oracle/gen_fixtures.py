@@ -4,8 +4,7 @@
 What: for `shogi`, `minishogi` and `xiangqi`, about 2,000 reachable positions
 each, written one per line as `<SFEN or FEN>\\t<sorted space-separated legal
 moves>` into `crates/rules/tests/data/oracle/<variant>.txt`, in our notation
-(SFEN + USI for the shogi family, FEN + ICCS for xiangqi; see rules.md
-section 5). A line with no moves after the tab is a position where the side to
+(SFEN + USI for the shogi family, FEN + ICCS for xiangqi; see docs/cli.md). A line with no moves after the tab is a position where the side to
 move has no legal move.
 
 Why: the library's move generators are compared against an implementation

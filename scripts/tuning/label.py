@@ -19,7 +19,7 @@ logistic curve of some scale K (as `tune fit` finds it), and the engine's
 scores are multiplied by its K over the old scores' K.
 
 This is how an engine stronger than Koma's own search at a few thousand
-nodes teaches the evaluation (README, "Tuning").
+nodes teaches the evaluation (docs/tuning.md).
 """
 
 import argparse

@@ -5,6 +5,11 @@
 
 const BASE = "/api/v1";
 
+/** @typedef {import("./room/types.js").Room} Room */
+/** @typedef {import("./room/types.js").RoomEvent} RoomEvent */
+/** @typedef {import("./room/types.js").PresenceFrame} PresenceFrame */
+/** @typedef {import("./room/types.js").SeatName} SeatName */
+
 /** An error answer of the API: `{code, message}` and the HTTP status. */
 export class ApiError extends Error {
   /**
@@ -45,7 +50,7 @@ export async function request(method, path, options = {}) {
   return answer(response);
 }
 
-/** @param {string} id @returns {Promise<any>} the room JSON */
+/** @param {string} id @returns {Promise<Room>} the room JSON */
 export function getRoom(id) {
   return request("GET", `/rooms/${encodeURIComponent(id)}`);
 }
@@ -156,12 +161,12 @@ export class RoomSocket {
    * @param {string} roomId
    * @param {string | null} token the seat token; none to watch
    * @param {number} since the last event already known
-   * @param {{ onEvents: (events: any[]) => void, onWelcome?: (seats: string[]) => void, onPresence?: (presence: any) => void, onState?: (state: "online" | "reconnecting") => void }} handlers
-   *   onPresence hears the unnumbered presence frames: `{seats: {first, second}, spectators}`
+   * @param {{ onEvents: (events: RoomEvent[]) => void, onWelcome?: (seats: SeatName[]) => void, onPresence?: (presence: PresenceFrame) => void, onState?: (state: "online" | "reconnecting") => void }} handlers
+   *   onWelcome hears the seats the token holds; onPresence the unnumbered presence frames
    */
   constructor(roomId, token, since, handlers) {
     this.last = since;
-    /** @type {any[]} */
+    /** @type {RoomEvent[]} */
     this.batch = [];
     /** @type {number | undefined} */
     this.flushTimer = undefined;

@@ -3,6 +3,7 @@
 // `/rules/{variant}` (a rules page), `/replay` (a game record on the board). It also owns the header's language and
 // piece-label choices, and the live region that reads moves aloud.
 
+import { el } from "./dom.js";
 import { LANGUAGES, language, setLanguage, startI18n, t } from "./i18n.js";
 import { VARIANTS, renderHome } from "./lobby.js";
 import { renderReplay } from "./replay.js";
@@ -62,18 +63,11 @@ function renderHeader() {
  */
 async function renderRulesPage(main, variant) {
   document.title = t("title.rules", { game: t(`variant.${variant}`) });
-  const nav = document.createElement("nav");
-  nav.className = "rules-nav";
-  nav.setAttribute("aria-label", t("nav.rules"));
+  const nav = el("nav", { class: "rules-nav", "aria-label": t("nav.rules") });
   for (const v of VARIANTS) {
-    const a = document.createElement("a");
-    a.href = `/rules/${v}`;
-    a.textContent = t(`variant.${v}`);
-    if (v === variant) a.setAttribute("aria-current", "page");
-    nav.append(a);
+    nav.append(el("a", { href: `/rules/${v}`, "aria-current": v === variant ? "page" : undefined }, t(`variant.${v}`)));
   }
-  const content = document.createElement("article");
-  content.className = "rules";
+  const content = el("article", { class: "rules" });
   main.replaceChildren(nav, content);
   if (!VARIANTS.includes(variant)) {
     content.textContent = t("rules.unknown", { variant });

@@ -4,11 +4,10 @@
 // reports clicks, drags and keys; what they mean (selection, legal targets,
 // moves) is the room page's business.
 
+import { el, svgEl } from "./dom.js";
 import { t } from "./i18n.js";
 import { family, isPromoted, pieceLabel, pieceName } from "./pieces.js";
 import { HAND_ORDER, boardSize, rows } from "./position.js";
-
-const SVG = "http://www.w3.org/2000/svg";
 
 /** @typedef {import("./position.js").Position} Position */
 /** @typedef {import("./position.js").Side} Side */
@@ -50,40 +49,27 @@ const KANJI_RANKS = "一二三四五六七八九";
  * @returns {SVGSVGElement}
  */
 export function pieceSvg(variant, code, side, labels) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 100 100");
-  svg.setAttribute("aria-hidden", "true");
+  const svg = /** @type {SVGSVGElement} */ (svgEl("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }));
   const label = pieceLabel(variant, code, side, labels);
-  const text = document.createElementNS(SVG, "text");
-  text.textContent = label;
-  text.setAttribute("x", "50");
-  text.setAttribute("text-anchor", "middle");
-  text.setAttribute("dominant-baseline", "central");
-  const size = label.length > 1 ? 34 : 50;
-  text.setAttribute("font-size", String(size));
+  const text = svgEl("text", {
+    x: 50,
+    "text-anchor": "middle",
+    "dominant-baseline": "central",
+    "font-size": label.length > 1 ? 34 : 50,
+    class: isPromoted(code) ? "promoted" : undefined,
+  }, label);
   if (family(variant) === "xiangqi") {
-    for (const [r, cls] of /** @type {[number, string][]} */ ([[46, "disc"], [38, "ring"]])) {
-      const circle = document.createElementNS(SVG, "circle");
-      circle.setAttribute("cx", "50");
-      circle.setAttribute("cy", "50");
-      circle.setAttribute("r", String(r));
-      circle.setAttribute("class", cls);
-      svg.append(circle);
-    }
+    svg.append(svgEl("circle", { cx: 50, cy: 50, r: 46, class: "disc" }), svgEl("circle", { cx: 50, cy: 50, r: 38, class: "ring" }));
     text.setAttribute("y", "52");
   } else {
     // Kings and rooks stand a little taller than pawns on a real board.
     const scale = code === "K" ? 1 : code === "P" || code === "+P" ? 0.88 : 0.94;
-    const poly = document.createElementNS(SVG, "polygon");
     const points = [[50, 4], [82, 18], [92, 96], [8, 96], [18, 18]].map(
       ([x, y]) => `${50 + (x - 50) * scale},${100 - (100 - y) * scale}`,
     );
-    poly.setAttribute("points", points.join(" "));
-    poly.setAttribute("class", "pentagon");
-    svg.append(poly);
+    svg.append(svgEl("polygon", { points: points.join(" "), class: "pentagon" }));
     text.setAttribute("y", String(58 + (1 - scale) * 20));
   }
-  if (isPromoted(code)) text.setAttribute("class", "promoted");
   svg.append(text);
   return svg;
 }
@@ -120,8 +106,7 @@ export class Board {
     const focused = this.focusedSelector();
     const shogi = family(this.variant) === "shogi";
     const top = state.orientation === "first" ? "second" : "first";
-    const area = document.createElement("div");
-    area.className = `board-area ${shogi ? "with-hands" : "no-hands"}`;
+    const area = el("div", { class: `board-area ${shogi ? "with-hands" : "no-hands"}` });
     if (shogi) area.append(this.hand(state, top, "top"));
     area.append(this.board(state));
     if (shogi) area.append(this.hand(state, state.orientation, "bottom"));
@@ -160,24 +145,22 @@ export class Board {
   board(state) {
     const { files, ranks } = boardSize(this.variant);
     const xiangqi = this.variant === "xiangqi";
-    const wrap = document.createElement("div");
-    wrap.className = "board-wrap";
-    const board = document.createElement("div");
-    board.className = `board ${xiangqi ? "xiangqi" : "shogi"}`;
-    board.dataset.board = "";
-    board.dataset.variant = this.variant;
-    board.dataset.orientation = state.orientation;
+    const wrap = el("div", { class: "board-wrap" });
+    const board = el("div", {
+      class: `board ${xiangqi ? "xiangqi" : "shogi"}`,
+      "data-board": "",
+      "data-variant": this.variant,
+      "data-orientation": state.orientation,
+      "data-review-ply": state.reviewPly ?? undefined,
+      role: "grid",
+      "aria-label": t("board.label", { game: t(`variant.${this.variant}`) }),
+    });
     board.style.setProperty("--files", String(files));
     board.style.setProperty("--ranks", String(ranks));
-    board.setAttribute("role", "grid");
-    board.setAttribute("aria-label", t("board.label", { game: t(`variant.${this.variant}`) }));
-    if (state.reviewPly !== null) board.dataset.reviewPly = String(state.reviewPly);
     if (xiangqi) board.append(xiangqiLines(state.orientation));
     const display = this.displayRows(state.orientation);
     for (const line of display) {
-      const row = document.createElement("div");
-      row.className = "row";
-      row.setAttribute("role", "row");
+      const row = el("div", { class: "row", role: "row" });
       for (const square of line) row.append(this.square(state, square));
       board.append(row);
     }
@@ -193,27 +176,18 @@ export class Board {
    * @returns {HTMLElement[]}
    */
   coordinates(state, display) {
-    const filesBar = document.createElement("div");
-    filesBar.className = "coords files";
-    const ranksBar = document.createElement("div");
-    ranksBar.className = "coords ranks";
-    for (const ax of [filesBar, ranksBar]) ax.setAttribute("aria-hidden", "true");
+    const filesBar = el("div", { class: "coords files", "aria-hidden": "true" });
+    const ranksBar = el("div", { class: "coords ranks", "aria-hidden": "true" });
     for (const square of display[0]) {
-      const span = document.createElement("span");
-      span.textContent = this.variant === "xiangqi" ? square[0] : square.slice(0, -1);
-      filesBar.append(span);
+      filesBar.append(el("span", {}, this.variant === "xiangqi" ? square[0] : square.slice(0, -1)));
     }
     for (const line of display) {
-      const span = document.createElement("span");
       const square = line[0];
-      if (this.variant === "xiangqi") span.textContent = square.slice(1);
-      else {
-        const rank = square.at(-1) ?? "a";
-        span.textContent = state.rankStyle === "japanese"
-          ? KANJI_RANKS["abcdefghi".indexOf(rank)]
-          : rank;
-      }
-      ranksBar.append(span);
+      const rank = square.at(-1) ?? "a";
+      const text = this.variant === "xiangqi"
+        ? square.slice(1)
+        : state.rankStyle === "japanese" ? KANJI_RANKS["abcdefghi".indexOf(rank)] : rank;
+      ranksBar.append(el("span", {}, text));
     }
     return [filesBar, ranksBar];
   }
@@ -224,11 +198,12 @@ export class Board {
    * @returns {HTMLElement}
    */
   square(state, square) {
-    const cell = document.createElement("div");
-    cell.className = "square";
-    cell.dataset.square = square;
-    cell.setAttribute("role", "gridcell");
-    cell.tabIndex = square === this.focusSquare ? 0 : -1;
+    const cell = el("div", {
+      class: "square",
+      "data-square": square,
+      role: "gridcell",
+      tabindex: square === this.focusSquare ? 0 : -1,
+    });
     const piece = state.position.board.get(square);
     const words = piece
       ? t("square.piece", {
@@ -255,13 +230,13 @@ export class Board {
     }
     cell.setAttribute("aria-label", [words, ...marks].join(", "));
     if (piece) {
-      const el = document.createElement("div");
-      el.className = "piece";
-      el.dataset.piece = piece.code;
-      el.dataset.side = piece.side;
-      if (piece.side !== state.orientation) el.classList.add("turned");
-      el.append(pieceSvg(this.variant, piece.code, piece.side, state.labels));
-      cell.append(el);
+      const face = el("div", {
+        class: piece.side === state.orientation ? "piece" : "piece turned",
+        "data-piece": piece.code,
+        "data-side": piece.side,
+      });
+      face.append(pieceSvg(this.variant, piece.code, piece.side, state.labels));
+      cell.append(face);
     }
     cell.addEventListener("click", () => {
       if (this.consumeDrag()) return;
@@ -287,39 +262,29 @@ export class Board {
    * @returns {HTMLElement}
    */
   hand(state, side, place) {
-    const box = document.createElement("div");
-    box.className = `hand ${place}`;
-    box.dataset.hand = side;
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", t("hand.label", { side: sideName(this.variant, side) }));
+    const box = el("div", {
+      class: `hand ${place}`,
+      "data-hand": side,
+      role: "group",
+      "aria-label": t("hand.label", { side: sideName(this.variant, side) }),
+    });
     const counts = state.position.hands[side];
     const codes = HAND_ORDER.filter((code) => counts[code] > 0);
     for (const code of codes) {
       const count = counts[code];
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "hand-piece";
-      button.dataset.handPiece = code;
-      button.dataset.count = String(count);
       const selected = state.selected === `hand:${code}` && side === state.position.sideToMove;
-      if (selected) button.classList.add("selected");
-      button.setAttribute("aria-pressed", String(selected));
-      button.setAttribute(
-        "aria-label",
-        t("hand.piece", { piece: pieceName(this.variant, code), count }),
-      );
-      const piece = document.createElement("span");
-      piece.className = "piece";
-      if (side !== state.orientation) piece.classList.add("turned");
+      const button = el("button", {
+        type: "button",
+        class: selected ? "hand-piece selected" : "hand-piece",
+        "data-hand-piece": code,
+        "data-count": count,
+        "aria-pressed": String(selected),
+        "aria-label": t("hand.piece", { piece: pieceName(this.variant, code), count }),
+      });
+      const piece = el("span", { class: side === state.orientation ? "piece" : "piece turned" });
       piece.append(pieceSvg(this.variant, code, side, state.labels));
       button.append(piece);
-      if (count > 1) {
-        const badge = document.createElement("span");
-        badge.className = "count";
-        badge.textContent = String(count);
-        badge.setAttribute("aria-hidden", "true");
-        button.append(badge);
-      }
+      if (count > 1) button.append(el("span", { class: "count", "aria-hidden": "true" }, String(count)));
       button.addEventListener("click", () => {
         if (this.consumeDrag()) return;
         if (side === state.position.sideToMove) this.handlers.onHand(code);
@@ -335,10 +300,7 @@ export class Board {
       box.append(button);
     }
     if (codes.length === 0) {
-      const none = document.createElement("span");
-      none.className = "empty";
-      none.textContent = t("hand.empty");
-      box.append(none);
+      box.append(el("span", { class: "empty" }, t("hand.empty")));
     }
     return box;
   }
@@ -372,8 +334,7 @@ export class Board {
           stop();
           return;
         }
-        ghost = document.createElement("div");
-        ghost.className = `drag-ghost ${this.variant === "xiangqi" ? "xiangqi" : "shogi"}`;
+        ghost = el("div", { class: `drag-ghost ${this.variant === "xiangqi" ? "xiangqi" : "shogi"}` });
         ghost.style.width = ghost.style.height = `${size}px`;
         ghost.append(pieceEl.cloneNode(true));
         document.body.append(ghost);
@@ -430,12 +391,12 @@ export class Board {
       const [dr, dc] = steps[event.key];
       const next = display[row + dr]?.[col + dc];
       if (next) {
-        const el = this.container.querySelector(`[data-square="${next}"]`);
-        if (el instanceof HTMLElement) {
+        const nextSquare = this.container.querySelector(`[data-square="${next}"]`);
+        if (nextSquare instanceof HTMLElement) {
           target.tabIndex = -1;
-          el.tabIndex = 0;
+          nextSquare.tabIndex = 0;
           this.focusSquare = next;
-          el.focus();
+          nextSquare.focus();
         }
       }
       event.preventDefault();
@@ -456,19 +417,15 @@ export class Board {
  * @returns {SVGSVGElement}
  */
 function xiangqiLines(orientation) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "lines");
-  svg.setAttribute("viewBox", "0 0 900 1000");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("aria-hidden", "true");
+  const svg = /** @type {SVGSVGElement} */ (svgEl("svg", {
+    class: "lines",
+    viewBox: "0 0 900 1000",
+    preserveAspectRatio: "none",
+    "aria-hidden": "true",
+  }));
   /** @param {number} x1 @param {number} y1 @param {number} x2 @param {number} y2 */
   const line = (x1, y1, x2, y2) => {
-    const el = document.createElementNS(SVG, "line");
-    el.setAttribute("x1", String(50 + 100 * x1));
-    el.setAttribute("y1", String(50 + 100 * y1));
-    el.setAttribute("x2", String(50 + 100 * x2));
-    el.setAttribute("y2", String(50 + 100 * y2));
-    svg.append(el);
+    svg.append(svgEl("line", { x1: 50 + 100 * x1, y1: 50 + 100 * y1, x2: 50 + 100 * x2, y2: 50 + 100 * y2 }));
   };
   for (let r = 0; r < 10; r++) line(0, r, 8, r);
   for (let f = 0; f < 9; f++) {
@@ -484,14 +441,13 @@ function xiangqiLines(orientation) {
   }
   const words = orientation === "first" ? ["楚 河", "漢 界"] : ["漢 界", "楚 河"];
   words.forEach((word, i) => {
-    const text = document.createElementNS(SVG, "text");
-    text.textContent = word;
-    text.setAttribute("x", String(i === 0 ? 250 : 650));
-    text.setAttribute("y", "500");
-    text.setAttribute("text-anchor", "middle");
-    text.setAttribute("dominant-baseline", "central");
-    text.setAttribute("class", "river");
-    svg.append(text);
+    svg.append(svgEl("text", {
+      x: i === 0 ? 250 : 650,
+      y: 500,
+      "text-anchor": "middle",
+      "dominant-baseline": "central",
+      class: "river",
+    }, word));
   });
   return svg;
 }

@@ -2,6 +2,7 @@
 // server's own message beside them, in one `[data-error]` alert per page part.
 
 import { ApiError } from "./api.js";
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
 /**
@@ -21,10 +22,7 @@ export function errorText(err) {
  * @returns {HTMLElement}
  */
 export function errorBox() {
-  const box = document.createElement("p");
-  box.className = "message error";
-  box.dataset.error = "";
-  box.setAttribute("role", "alert");
+  const box = el("p", { class: "message error", "data-error": "", role: "alert" });
   box.hidden = true;
   return box;
 }
@@ -48,10 +46,7 @@ export function showError(box, err) {
     const text = errorText(err);
     box.append(text);
     if (err.message && !text.includes(err.message)) {
-      const detail = document.createElement("span");
-      detail.className = "detail";
-      detail.textContent = err.message;
-      box.append(" ", detail);
+      box.append(" ", el("span", { class: "detail" }, err.message));
     }
   } else {
     box.dataset.error = "error";

@@ -3,6 +3,7 @@
 // (live over the lobby WebSocket) and the win statistics per game.
 
 import { lobbySocket, request } from "./api.js";
+import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { playerId, playerName, setPlayerName, setRoomToken } from "./storage.js";
@@ -90,14 +91,10 @@ const CHECKBOXES = [
  * @returns {HTMLElement}
  */
 function row(name, control, hint) {
-  const wrap = document.createElement("div");
-  wrap.className = "field";
-  wrap.dataset.field = name;
-  const label = document.createElement("label");
+  const wrap = el("div", { class: "field", "data-field": name });
   const id = `field-${name}`;
   control.id = id;
-  label.htmlFor = id;
-  label.textContent = t(`setting.${name}`);
+  const label = el("label", { for: id }, t(`setting.${name}`));
   if (control instanceof HTMLInputElement && control.type === "checkbox") {
     wrap.classList.add("check");
     wrap.append(control, label);
@@ -105,9 +102,7 @@ function row(name, control, hint) {
     wrap.append(label, control);
   }
   if (hint) {
-    const small = document.createElement("small");
-    small.textContent = hint;
-    small.id = `${id}-hint`;
+    const small = el("small", { id: `${id}-hint` }, hint);
     control.setAttribute("aria-describedby", small.id);
     wrap.append(small);
   }
@@ -122,13 +117,9 @@ function row(name, control, hint) {
  * @returns {HTMLSelectElement}
  */
 function select(name, values, initial, label) {
-  const el = document.createElement("select");
-  el.name = name;
-  for (const value of values) {
-    const option = new Option(label(value), String(value), false, value === initial);
-    el.append(option);
-  }
-  return el;
+  const control = el("select", { name });
+  for (const value of values) control.append(new Option(label(value), String(value), false, value === initial));
+  return control;
 }
 
 /**
@@ -136,24 +127,15 @@ function select(name, values, initial, label) {
  * @returns {HTMLFormElement}
  */
 function newGameForm() {
-  const form = document.createElement("form");
-  form.dataset.newGame = "";
-  form.className = "panel new-game";
-  form.noValidate = true;
-  const title = document.createElement("h2");
-  title.textContent = t("home.new_game");
-  form.append(title);
+  const form = el("form", { class: "panel new-game", "data-new-game": "", novalidate: "" });
+  form.append(el("h2", {}, t("home.new_game")));
 
   const variant = select("variant", VARIANTS, "shogi", (v) => t(`variant.${v}`));
   const mode = select("mode", ["computer", "local", "online"], "computer", (v) => t(`mode.${v}`));
   const level = select("level", [1, 2, 3, 4, 5, 6, 7, 8], 4, (v) => t("level.n", { n: v }));
   const seat = select("seat", ["first", "second"], "first", (v) => t(`seat_choice.${v}`));
-  const name = document.createElement("input");
-  name.name = "name";
-  name.maxLength = 40;
-  name.setAttribute("autocomplete", "nickname");
+  const name = el("input", { name: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("home.name_placeholder") });
   name.value = playerName();
-  name.placeholder = t("home.name_placeholder");
   form.append(
     row("variant", variant),
     row("mode", mode),
@@ -162,55 +144,41 @@ function newGameForm() {
     row("name", name),
   );
 
-  const rules = document.createElement("fieldset");
-  const legend = document.createElement("legend");
-  legend.textContent = t("home.house_rules");
-  rules.append(legend);
+  const rules = el("fieldset");
+  rules.append(el("legend", {}, t("home.house_rules")));
   for (const field of selectFields()) {
-    const el = row(field.name, select(field.name, field.values, field.initial, field.label));
-    if (field.variants) el.dataset.variants = field.variants.join(" ");
-    rules.append(el);
+    const line = row(field.name, select(field.name, field.values, field.initial, field.label));
+    if (field.variants) line.dataset.variants = field.variants.join(" ");
+    rules.append(line);
   }
-  const limit = document.createElement("input");
-  limit.type = "number";
-  limit.name = "move_limit";
-  limit.min = "0";
-  limit.max = "10000";
-  limit.step = "1";
+  const limit = el("input", { type: "number", name: "move_limit", min: 0, max: 10000, step: 1, inputmode: "numeric" });
   limit.value = "0";
-  limit.inputMode = "numeric";
   rules.append(row("move_limit", limit, t("setting.move_limit_hint")));
   for (const box of CHECKBOXES) {
-    const input = document.createElement("input");
-    input.type = "checkbox";
-    input.name = box.name;
+    const input = el("input", { type: "checkbox", name: box.name });
     input.checked = box.initial;
-    const el = row(box.name, input);
-    el.dataset.modes = box.modes.join(" ");
-    rules.append(el);
+    const line = row(box.name, input);
+    line.dataset.modes = box.modes.join(" ");
+    rules.append(line);
   }
   form.append(rules);
 
   const message = errorBox();
-  const submit = document.createElement("button");
-  submit.type = "submit";
-  submit.dataset.action = "create";
-  submit.className = "primary";
-  submit.textContent = t("home.create");
+  const submit = el("button", { type: "submit", class: "primary", "data-action": "create" }, t("home.create"));
   form.append(message, submit);
 
   /** Shows the fields that apply to the chosen game and mode; hidden ones are not sent. */
   const update = () => {
-    for (const el of Array.from(form.querySelectorAll(".field"))) {
-      if (!(el instanceof HTMLElement)) continue;
-      const variants = el.dataset.variants?.split(" ");
-      const modes = el.dataset.modes?.split(" ");
+    for (const line of Array.from(form.querySelectorAll(".field"))) {
+      if (!(line instanceof HTMLElement)) continue;
+      const variants = line.dataset.variants?.split(" ");
+      const modes = line.dataset.modes?.split(" ");
       let shown = (!variants || variants.includes(variant.value))
         && (!modes || modes.includes(mode.value));
-      if (el.dataset.field === "level") shown = mode.value === "computer";
-      if (el.dataset.field === "seat") shown = mode.value !== "local";
-      el.hidden = !shown;
-      for (const control of Array.from(el.querySelectorAll("input, select"))) {
+      if (line.dataset.field === "level") shown = mode.value === "computer";
+      if (line.dataset.field === "seat") shown = mode.value !== "local";
+      line.hidden = !shown;
+      for (const control of Array.from(line.querySelectorAll("input, select"))) {
         if (control instanceof HTMLInputElement || control instanceof HTMLSelectElement) {
           control.disabled = !shown;
         }
@@ -227,9 +195,9 @@ function newGameForm() {
     /** @type {Record<string, unknown>} */
     const settings = {};
     for (const field of selectFields()) {
-      const el = form.elements.namedItem(field.name);
-      if (el instanceof HTMLSelectElement && !el.disabled) {
-        settings[field.name] = typeof field.initial === "number" ? Number(el.value) : el.value;
+      const control = form.elements.namedItem(field.name);
+      if (control instanceof HTMLSelectElement && !control.disabled) {
+        settings[field.name] = typeof field.initial === "number" ? Number(control.value) : control.value;
       }
     }
     const limitValue = Number(limit.value || "0");
@@ -240,8 +208,8 @@ function newGameForm() {
     }
     settings.move_limit = limitValue;
     for (const box of CHECKBOXES) {
-      const el = form.elements.namedItem(box.name);
-      if (el instanceof HTMLInputElement && !el.disabled) settings[box.name] = el.checked;
+      const control = form.elements.namedItem(box.name);
+      if (control instanceof HTMLInputElement && !control.disabled) settings[box.name] = control.checked;
     }
     /** @type {Record<string, unknown>} */
     const body = {
@@ -277,34 +245,21 @@ function newGameForm() {
  * @returns {HTMLElement}
  */
 function gameCards(form) {
-  const list = document.createElement("ul");
-  list.className = "games";
+  const list = el("ul", { class: "games" });
   for (const variant of VARIANTS) {
-    const item = document.createElement("li");
-    item.className = `game-card ${variant}`;
-    const title = document.createElement("h3");
-    title.textContent = t(`variant.${variant}`);
-    const text = document.createElement("p");
-    text.textContent = t(`variant.${variant}.about`);
-    const play = document.createElement("button");
-    play.type = "button";
-    play.className = "link-button";
-    play.textContent = t("home.play_this");
+    const item = el("li", { class: `game-card ${variant}` });
+    const play = el("button", { type: "button", class: "link-button" }, t("home.play_this"));
     play.addEventListener("click", () => {
-      const el = form.elements.namedItem("variant");
-      if (el instanceof HTMLSelectElement) {
-        el.value = variant;
-        el.dispatchEvent(new Event("change"));
-        el.focus();
+      const choice = form.elements.namedItem("variant");
+      if (choice instanceof HTMLSelectElement) {
+        choice.value = variant;
+        choice.dispatchEvent(new Event("change"));
+        choice.focus();
       }
     });
-    const rules = document.createElement("a");
-    rules.href = `/rules/${variant}`;
-    rules.textContent = t("home.rules_link");
-    const links = document.createElement("p");
-    links.className = "links";
-    links.append(play, rules);
-    item.append(title, text, links);
+    const links = el("p", { class: "links" });
+    links.append(play, el("a", { href: `/rules/${variant}` }, t("home.rules_link")));
+    item.append(el("h3", {}, t(`variant.${variant}`)), el("p", {}, t(`variant.${variant}.about`)), links);
     list.append(item);
   }
   return list;
@@ -316,10 +271,7 @@ function gameCards(form) {
  * @returns {HTMLLIElement}
  */
 function lobbyRoom(room) {
-  const item = document.createElement("li");
-  const link = document.createElement("a");
-  link.href = `/rooms/${encodeURIComponent(room.id)}`;
-  link.dataset.roomId = room.id;
+  const item = el("li");
   const who = (room.players ?? []).filter(Boolean).join(", ") || t("lobby.someone");
   const clock = room.settings?.time_per_move || room.settings?.main_time
     ? t("lobby.clock", {
@@ -327,10 +279,9 @@ function lobbyRoom(room) {
         move: duration(room.settings.time_per_move ?? 0),
       })
     : t("lobby.no_clock");
-  link.textContent = t("lobby.room", { game: t(`variant.${room.variant}`), who });
-  const detail = document.createElement("span");
-  detail.className = "detail";
-  detail.textContent = room.settings?.rated ? `${clock} · ${t("lobby.rated")}` : clock;
+  const link = el("a", { href: `/rooms/${encodeURIComponent(room.id)}`, "data-room-id": room.id },
+    t("lobby.room", { game: t(`variant.${room.variant}`), who }));
+  const detail = el("span", { class: "detail" }, room.settings?.rated ? `${clock} · ${t("lobby.rated")}` : clock);
   item.append(link, detail);
   return item;
 }
@@ -353,47 +304,27 @@ function showLobby(section, lobby) {
 
 /** @returns {HTMLElement} the lobby section, filled as data arrives */
 function lobbySection() {
-  const section = document.createElement("section");
-  section.className = "panel lobby";
-  section.setAttribute("aria-labelledby", "lobby-title");
-  const title = document.createElement("h2");
-  title.id = "lobby-title";
-  title.textContent = t("lobby.title");
-  const counts = document.createElement("p");
-  counts.className = "counts";
-  const waiting = document.createElement("span");
-  waiting.dataset.count = "waiting";
-  waiting.textContent = "0";
-  const playing = document.createElement("span");
-  playing.dataset.count = "playing";
-  playing.textContent = "0";
+  const section = el("section", { class: "panel lobby", "aria-labelledby": "lobby-title" });
+  const title = el("h2", { id: "lobby-title" }, t("lobby.title"));
+  const counts = el("p", { class: "counts" });
+  const waiting = el("span", { "data-count": "waiting" }, "0");
+  const playing = el("span", { "data-count": "playing" }, "0");
   const [before, middle, after] = t("lobby.counts").split(/\{waiting\}|\{playing\}/);
   counts.append(before ?? "", waiting, middle ?? "", playing, after ?? "");
-  const list = document.createElement("ul");
-  list.dataset.lobbyRooms = "";
-  list.className = "lobby-rooms";
-  list.setAttribute("aria-live", "polite");
-  const empty = document.createElement("p");
-  empty.className = "lobby-empty";
-  empty.textContent = t("lobby.empty");
+  const list = el("ul", { class: "lobby-rooms", "data-lobby-rooms": "", "aria-live": "polite" });
+  const empty = el("p", { class: "lobby-empty" }, t("lobby.empty"));
   section.append(title, counts, list, empty);
   return section;
 }
 
 /** @returns {HTMLElement} the statistics table, filled when they arrive */
 function statsSection() {
-  const section = document.createElement("section");
-  section.className = "panel stats";
-  const title = document.createElement("h2");
-  title.textContent = t("stats.title");
-  const table = document.createElement("table");
-  table.dataset.stats = "";
+  const section = el("section", { class: "panel stats" });
+  const title = el("h2", {}, t("stats.title"));
+  const table = el("table", { "data-stats": "" });
   const head = table.createTHead().insertRow();
   for (const key of ["stats.game", "stats.games", "stats.first_wins", "stats.second_wins", "stats.draws"]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = t(key);
-    head.append(th);
+    head.append(el("th", { scope: "col" }, t(key)));
   }
   table.createTBody();
   section.append(title, table);
@@ -413,10 +344,7 @@ function showStats(section, stats) {
     if (!s) continue;
     const tr = body.insertRow();
     tr.dataset.statsVariant = variant;
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = t(`variant.${variant}`);
-    tr.append(th);
+    tr.append(el("th", { scope: "row" }, t(`variant.${variant}`)));
     const cells = [
       String(s.games),
       t("stats.cell", { n: s.first_wins, percent: s.first_wins_percent }),
@@ -434,25 +362,15 @@ function showStats(section, stats) {
  */
 export function renderHome(container) {
   document.title = t("title.home");
-  const intro = document.createElement("section");
-  intro.className = "intro";
-  const h1 = document.createElement("h1");
-  h1.textContent = t("home.title");
-  const lead = document.createElement("p");
-  lead.textContent = t("home.lead");
-  const replay = document.createElement("p");
-  const link = document.createElement("a");
-  link.href = "/replay";
-  link.textContent = t("home.replay_link");
-  replay.append(link);
-  intro.append(h1, lead, replay);
+  const intro = el("section", { class: "intro" });
+  const replay = el("p");
+  replay.append(el("a", { href: "/replay" }, t("home.replay_link")));
+  intro.append(el("h1", {}, t("home.title")), el("p", {}, t("home.lead")), replay);
   const form = newGameForm();
   const lobby = lobbySection();
   const stats = statsSection();
-  const columns = document.createElement("div");
-  columns.className = "home-columns";
-  const side = document.createElement("div");
-  side.className = "home-side";
+  const columns = el("div", { class: "home-columns" });
+  const side = el("div", { class: "home-side" });
   side.append(lobby, stats);
   columns.append(form, side);
   container.replaceChildren(intro, gameCards(form), columns);
@@ -460,7 +378,7 @@ export function renderHome(container) {
   let stopped = false;
   request("GET", "/lobby").then((data) => !stopped && showLobby(lobby, data)).catch(() => {});
   request("GET", "/stats").then((data) => !stopped && showStats(stats, data)).catch(() => {
-    stats.append(Object.assign(document.createElement("p"), { textContent: t("stats.unavailable") }));
+    stats.append(el("p", {}, t("stats.unavailable")));
   });
   const socket = lobbySocket((data) => showLobby(lobby, data));
   return () => {

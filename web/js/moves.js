@@ -3,6 +3,7 @@
 // buttons) and the result line.
 
 import { sideName } from "./board.js";
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
 import { family } from "./pieces.js";
 import { applyMove, parsePosition } from "./position.js";
@@ -10,19 +11,6 @@ import { setShogiNotation, shogiNotation } from "./storage.js";
 
 /** @typedef {import("./position.js").Side} Side */
 /** @typedef {import("./position.js").Position} Position */
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [data] data-* attributes
- * @param {string} [text]
- * @returns {HTMLElement}
- */
-function el(tag, data = {}, text) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(data)) node.dataset[key] = value;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * The moves as players write them, in the chosen notation, if the server sent them.
@@ -71,9 +59,11 @@ export function resultText(variant, winner, reason) {
  * @returns {HTMLElement}
  */
 export function resultElement(variant, winner, reason) {
-  const p = el("p", { result: "", winner, reason: reason ?? "" }, resultText(variant, winner, reason));
-  p.className = "result";
-  return p;
+  return el(
+    "p",
+    { class: "result", "data-result": "", "data-winner": winner, "data-reason": reason ?? "" },
+    resultText(variant, winner, reason),
+  );
 }
 
 /**
@@ -95,13 +85,10 @@ export class MoveList {
     this.length = 0;
     /** @type {number | null} */
     this.reviewPly = null;
-    const head = el("div");
-    head.className = "moves-head";
+    const head = el("div", { class: "moves-head" });
     head.append(el("h2", {}, t("moves.title")));
     if (family(variant) === "shogi") {
-      const choice = document.createElement("select");
-      choice.name = "notation";
-      choice.setAttribute("aria-label", t("moves.notation"));
+      const choice = el("select", { name: "notation", "aria-label": t("moves.notation") });
       for (const value of ["japanese", "western"]) {
         choice.append(new Option(t(`notation.${value}`), value, false, value === shogiNotation()));
       }
@@ -111,11 +98,8 @@ export class MoveList {
       });
       head.append(choice);
     }
-    this.list = el("ol", { moveList: "" });
-    this.list.className = "move-list";
-    this.list.setAttribute("aria-label", t("moves.title"));
     // Focusable from script only: it holds the focus at the start position, which has no button.
-    this.list.tabIndex = -1;
+    this.list = el("ol", { class: "move-list", "data-move-list": "", "aria-label": t("moves.title"), tabindex: -1 });
     // Arrow keys step through the game from a focused move.
     this.list.addEventListener("keydown", (event) => {
       const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
@@ -123,19 +107,13 @@ export class MoveList {
       event.preventDefault();
       this.step(delta);
     });
-    const nav = el("div");
-    nav.className = "moves-nav";
-    const back = el("button", {}, "◀");
-    back.setAttribute("aria-label", t("moves.previous"));
+    const nav = el("div", { class: "moves-nav" });
+    const back = el("button", { type: "button", "aria-label": t("moves.previous") }, "◀");
     back.addEventListener("click", () => this.step(-1));
-    const forward = el("button", {}, "▶");
-    forward.setAttribute("aria-label", t("moves.next"));
+    const forward = el("button", { type: "button", "aria-label": t("moves.next") }, "▶");
     forward.addEventListener("click", () => this.step(1));
-    this.endButton = document.createElement("button");
-    this.endButton.dataset.action = "live";
-    this.endButton.textContent = handlers.endLabel;
+    this.endButton = el("button", { type: "button", "data-action": "live" }, handlers.endLabel);
     this.endButton.addEventListener("click", () => handlers.onReview(null));
-    for (const b of [back, forward, this.endButton]) /** @type {HTMLButtonElement} */ (b).type = "button";
     nav.append(back, forward, this.endButton);
     box.replaceChildren(head, this.list, nav);
   }
@@ -157,14 +135,14 @@ export class MoveList {
     this.length = moves.length;
     this.reviewPly = reviewPly;
     const items = moves.map((move, i) => {
-      const li = document.createElement("li");
-      const button = el("button", { ply: String(i + 1) }, texts?.[i] ?? move);
-      button.setAttribute("type", "button");
-      button.className = "ply";
-      if (reviewPly === i + 1) {
-        button.classList.add("current");
-        button.setAttribute("aria-current", "step");
-      }
+      const li = el("li");
+      const current = reviewPly === i + 1;
+      const button = el("button", {
+        type: "button",
+        class: current ? "ply current" : "ply",
+        "data-ply": i + 1,
+        "aria-current": current ? "step" : undefined,
+      }, texts?.[i] ?? move);
       button.addEventListener("click", () => this.handlers.onReview(i + 1));
       li.append(button);
       return li;

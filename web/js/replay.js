@@ -6,6 +6,7 @@
 
 import { ApiError, importRecord, recordUrl } from "./api.js";
 import { Board } from "./board.js";
+import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { VARIANTS } from "./lobby.js";
@@ -112,30 +113,21 @@ class ReplayPage {
   /** Lays the page out: the import form, then the game when there is one. */
   build() {
     document.title = t("title.replay");
-    const page = document.createElement("section");
-    page.className = "replay-page";
-    const title = document.createElement("h1");
-    title.textContent = t("replay.title");
-    page.append(title, this.form());
+    const page = el("section", { class: "replay-page" });
+    page.append(el("h1", {}, t("replay.title")), this.form());
     this.board = null;
     this.moveList = null;
     const game = this.game;
     if (game) {
-      const room = document.createElement("section");
-      room.className = `room replay ${family(game.variant)} ${game.variant}`;
-      const main = document.createElement("div");
-      main.className = "room-main";
-      const holder = document.createElement("div");
+      const room = el("section", { class: `room replay ${family(game.variant)} ${game.variant}` });
+      const main = el("div", { class: "room-main" });
+      const holder = el("div");
       main.append(holder);
-      const side = document.createElement("aside");
-      side.className = "room-side";
-      side.setAttribute("aria-label", t("replay.panel"));
-      const about = document.createElement("div");
-      about.className = "panel status-box";
+      const side = el("aside", { class: "room-side", "aria-label": t("replay.panel") });
+      const about = el("div", { class: "panel status-box" });
       about.append(...this.headerLines(game));
       if (game.result.result) about.append(resultElement(game.variant, game.result.result, game.result.reason));
-      const moves = document.createElement("div");
-      moves.className = "panel moves";
+      const moves = el("div", { class: "panel moves" });
       side.append(about, moves);
       room.append(main, side);
       page.append(room);
@@ -164,28 +156,24 @@ class ReplayPage {
    * @returns {HTMLFormElement}
    */
   form() {
-    const form = document.createElement("form");
-    form.dataset.import = "";
-    form.className = "panel import";
-    const label = document.createElement("label");
-    label.htmlFor = "replay-record";
-    label.textContent = t("replay.paste");
-    const text = document.createElement("textarea");
-    text.id = "replay-record";
-    text.name = "record";
-    text.rows = 8;
-    text.spellcheck = false;
+    const form = el("form", { class: "panel import", "data-import": "" });
+    const label = el("label", { for: "replay-record" }, t("replay.paste"));
+    const text = el("textarea", {
+      id: "replay-record",
+      name: "record",
+      rows: 8,
+      spellcheck: "false",
+      placeholder: "startpos moves 7g7f 3c3d …",
+    });
     text.value = this.text;
-    text.placeholder = "startpos moves 7g7f 3c3d …";
     text.addEventListener("input", () => (this.text = text.value));
-    const fileLabel = document.createElement("label");
-    fileLabel.htmlFor = "replay-file";
-    fileLabel.textContent = t("replay.file");
-    const file = document.createElement("input");
-    file.type = "file";
-    file.id = "replay-file";
-    file.name = "file";
-    file.accept = ".kif,.kifu,.ki2,.csa,.pgn,.txt,.sfen,.fen,text/plain";
+    const fileLabel = el("label", { for: "replay-file" }, t("replay.file"));
+    const file = el("input", {
+      type: "file",
+      id: "replay-file",
+      name: "file",
+      accept: ".kif,.kifu,.ki2,.csa,.pgn,.txt,.sfen,.fen,text/plain",
+    });
     file.addEventListener("change", async () => {
       const chosen = file.files?.[0];
       if (!chosen) return;
@@ -194,24 +182,15 @@ class ReplayPage {
       this.text = decode(bytes);
       await this.read(bytes);
     });
-    const variant = document.createElement("select");
-    variant.name = "variant";
-    variant.id = "replay-variant";
+    const variant = el("select", { name: "variant", id: "replay-variant" });
     variant.append(new Option(t("replay.detect"), "", false, this.variant === ""));
     for (const v of VARIANTS) variant.append(new Option(t(`variant.${v}`), v, false, v === this.variant));
     variant.addEventListener("change", () => (this.variant = variant.value));
-    const variantLabel = document.createElement("label");
-    variantLabel.htmlFor = variant.id;
-    variantLabel.textContent = t("setting.variant");
-    const submit = document.createElement("button");
-    submit.type = "submit";
-    submit.className = "primary";
-    submit.dataset.action = "import";
-    submit.textContent = t("replay.show");
+    const variantLabel = el("label", { for: variant.id }, t("setting.variant"));
+    const submit = el("button", { type: "submit", class: "primary", "data-action": "import" }, t("replay.show"));
     const error = errorBox();
     showError(error, this.error);
-    const row = document.createElement("div");
-    row.className = "import-line";
+    const row = el("div", { class: "import-line" });
     row.append(variantLabel, variant, fileLabel, file, submit);
     form.append(label, text, row, error);
     form.addEventListener("submit", (event) => {
@@ -228,22 +207,16 @@ class ReplayPage {
    * @returns {HTMLElement[]}
    */
   headerLines(game) {
-    const list = document.createElement("dl");
-    list.className = "record-headers";
+    const list = el("dl", { class: "record-headers" });
     for (const key of HEADERS) {
       const value = game.headers[key];
       if (typeof value !== "string" || value === "") continue;
-      const dt = document.createElement("dt");
-      dt.textContent = key === "first" || key === "second"
+      const name = key === "first" || key === "second"
         ? t(`side.${family(game.variant)}.${key}`)
         : t(`replay.header.${key}`);
-      const dd = document.createElement("dd");
-      dd.textContent = value;
-      list.append(dt, dd);
+      list.append(el("dt", {}, name), el("dd", {}, value));
     }
-    const title = document.createElement("p");
-    title.className = "status";
-    title.textContent = t("replay.game", { game: t(`variant.${game.variant}`), n: game.moves.length });
+    const title = el("p", { class: "status" }, t("replay.game", { game: t(`variant.${game.variant}`), n: game.moves.length }));
     return [title, list];
   }
 

@@ -58,7 +58,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rules::{
-    AnyMove, AnyPosition, PlayError, Settings, SetupError, Variant, perft, shogi, xiangqi,
+    AnyGame, AnyMove, AnyPosition, PlayError, Settings, SetupError, Variant, perft, shogi, xiangqi,
 };
 
 pub use eval::Evaluate;
@@ -209,6 +209,15 @@ impl<P: Searchable> Line<P> {
         Line { position, history }
     }
 
+    /// The line of a game the rules crate played: its start and moves.
+    fn of(game: &rules::Game<P>) -> Line<P> {
+        let mut line = Line::new(game.start().clone());
+        for &mv in game.moves() {
+            line.push(mv);
+        }
+        line
+    }
+
     fn play(&mut self, text: &str) -> Result<(), PlayError> {
         let mv = self.position.parse_move(text).map_err(PlayError::Parse)?;
         self.position
@@ -217,6 +226,12 @@ impl<P: Searchable> Line<P> {
                 mv: text.to_owned(),
                 reason,
             })?;
+        self.push(mv);
+        Ok(())
+    }
+
+    /// Plays a legal move and remembers what repetition rules need of it.
+    fn push(&mut self, mv: P::Move) {
         let before = self.position.clone();
         self.position.play_unchecked(mv);
         self.history.push(Reached {
@@ -224,7 +239,6 @@ impl<P: Searchable> Line<P> {
             check: self.position.is_check(),
             chase: before.is_chase(mv, &self.position),
         });
-        Ok(())
     }
 }
 
@@ -325,6 +339,17 @@ impl Engine {
         }
         self.game = game;
         Ok(())
+    }
+
+    /// Sets the position to where `game` stands, its history included (for
+    /// repetition), without going through text. Stops a running search first.
+    /// The game is of the engine's variant and house rules ([`Engine::set_options`]).
+    pub fn set_game(&mut self, game: &AnyGame) {
+        self.finish();
+        self.game = match game {
+            AnyGame::Shogi(game) => Game::Shogi(Line::of(game)),
+            AnyGame::Xiangqi(game) => Game::Xiangqi(Line::of(game)),
+        };
     }
 
     /// The current position.

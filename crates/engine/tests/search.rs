@@ -361,3 +361,31 @@ fn an_infinite_search_that_ends_early_still_waits_for_stop() {
         Some(engine::SearchEvent::BestMove(_))
     ));
 }
+
+#[test]
+fn a_game_set_directly_searches_as_the_same_game_set_as_text() {
+    // Xiangqi, where the history decides chases and repetitions too.
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+    let mut game = rules::AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
+    for mv in moves {
+        game.play_text(mv).unwrap();
+    }
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut by_text = engine(Variant::Xiangqi, Level::MAX);
+    by_text.set_position(None, &moves).unwrap();
+    let mut by_game = engine(Variant::Xiangqi, Level::MAX);
+    by_game.set_game(&game);
+    assert_eq!(
+        by_game.position().to_string(),
+        by_text.position().to_string()
+    );
+    let (text_result, game_result) = (by_text.search(limits.clone()), by_game.search(limits));
+    assert_eq!(best(&game_result), best(&text_result));
+    assert_eq!(
+        game_result.info.map(|info| info.nodes),
+        text_result.info.map(|info| info.nodes)
+    );
+}

@@ -101,7 +101,7 @@ struct GameArgs {
     /// `P*5e`, `8h2b+`) or ICCS (`h2e2`).
     #[arg(long, value_name = "MOVES", default_value = "")]
     moves: String,
-    /// A house rule, as in the rules spec (`impasse=27-point`,
+    /// A house rule, as docs/rules.md names it (`impasse=27-point`,
     /// `annan_dead_piece=by-original-type`, `move_limit=200` ...). Repeatable.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,

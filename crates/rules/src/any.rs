@@ -270,16 +270,57 @@ impl AnyGame {
         dispatch_game!(self, game => game.legal_moves().iter().map(ToString::to_string).collect())
     }
 
+    /// How many moves have been played.
+    pub fn ply(&self) -> usize {
+        dispatch_game!(self, game => game.moves().len())
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> Vec<AnyMove> {
+        match self {
+            AnyGame::Shogi(game) => game.moves().iter().copied().map(AnyMove::Shogi).collect(),
+            AnyGame::Xiangqi(game) => game.moves().iter().copied().map(AnyMove::Xiangqi).collect(),
+        }
+    }
+
+    /// Reads a move of this game (USI or ICCS) without judging it.
+    ///
+    /// # Errors
+    /// The text is not a move on this game's board.
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, ParseMoveError> {
+        match self {
+            AnyGame::Shogi(game) => game.position().parse_move(text).map(AnyMove::Shogi),
+            AnyGame::Xiangqi(game) => game.position().parse_move(text).map(AnyMove::Xiangqi),
+        }
+    }
+
+    /// Plays `mv` and returns the outcome if the game ended with it.
+    ///
+    /// # Errors
+    /// The move is refused (see [`Game::play`]), or belongs to the other kind of game.
+    pub fn play(&mut self, mv: AnyMove) -> Result<Option<Outcome>, PlayError> {
+        let refused = |reason| PlayError::Illegal {
+            mv: mv.to_string(),
+            reason,
+        };
+        match (self, mv) {
+            (AnyGame::Shogi(game), AnyMove::Shogi(inner)) => game.play(inner).map_err(refused),
+            (AnyGame::Xiangqi(game), AnyMove::Xiangqi(inner)) => game.play(inner).map_err(refused),
+            (_, mv) => Err(PlayError::Parse(ParseMoveError::new(
+                &mv.to_string(),
+                "a move of another game",
+            ))),
+        }
+    }
+
     /// Plays the move written `text` (USI or ICCS) and returns the outcome if
     /// the game ended with it.
     ///
     /// # Errors
     /// The text is not a move, or the move is refused (see [`Game::play`]).
     pub fn play_text(&mut self, text: &str) -> Result<Option<Outcome>, PlayError> {
-        dispatch_game!(self, game => {
-            let mv = game.position().parse_move(text).map_err(PlayError::Parse)?;
-            game.play(mv).map_err(|reason| PlayError::Illegal { mv: text.to_owned(), reason })
-        })
+        let mv = self.parse_move(text).map_err(PlayError::Parse)?;
+        self.play(mv)
     }
 
     /// `side` resigns.

@@ -38,4 +38,4 @@ pub use illegal::{IllegalMove, ParseMoveError};
 pub use outcome::{EndReason, Outcome};
 pub use position::{ImpasseError, MAX_LEGAL_MOVES, MoveList, MoveSet, Position};
 pub use settings::{AnnanDeadPiece, AnnanSetup, Handicap, Impasse, SettingError, Settings};
-pub use variant::{ParseVariantError, Side, Variant};
+pub use variant::{ParseSideError, ParseVariantError, Side, Variant};

@@ -95,7 +95,7 @@ pub trait Position: Clone + fmt::Debug + fmt::Display {
     fn end(&self) -> Option<Outcome>;
 
     /// Xiangqi: whether `mv`, played from `self` to reach `after`, chases an
-    /// enemy piece (rules spec, section 4). Other games never chase.
+    /// enemy piece (docs/rules.md, xiangqi). Other games never chase.
     fn is_chase(&self, _mv: Self::Move, _after: &Self) -> bool {
         false
     }

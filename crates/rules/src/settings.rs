@@ -1,5 +1,5 @@
 //! House rules: one key and one set of values everywhere (command line,
-//! engine options, the HTTP API), as in the rules spec, section 6.
+//! engine options, the HTTP API), as docs/rules.md lists them.
 
 use core::fmt;
 use core::str::FromStr;
@@ -134,7 +134,7 @@ impl Handicap {
     }
 }
 
-/// Every house rule of the rules spec. `Default` is the spec's defaults.
+/// Every house rule (docs/rules.md). `Default` is the documented defaults.
 #[derive(Clone, Debug, Default, Eq, PartialEq, Hash)]
 pub struct Settings {
     /// `impasse` (shogi, annan).
@@ -162,7 +162,7 @@ impl Settings {
         Handicap::KEY,
     ];
 
-    /// Sets `key` to `value`, both as written in the spec.
+    /// Sets `key` to `value`, both as docs/rules.md writes them.
     ///
     /// # Errors
     /// An unknown key, or a value the key does not take.
@@ -208,7 +208,7 @@ impl Settings {
         self.set(key.trim(), value.trim())
     }
 
-    /// Every setting as `(key, value)` text, in the spec's order.
+    /// Every setting as `(key, value)` text, in the documented order.
     pub fn pairs(&self) -> [(&'static str, String); 6] {
         [
             (Impasse::KEY, self.impasse.to_string()),

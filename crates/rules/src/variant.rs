@@ -115,3 +115,85 @@ impl fmt::Display for Side {
         f.write_str(self.name())
     }
 }
+
+/// A name that is not `first` or `second`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct ParseSideError(pub String);
+
+impl fmt::Display for ParseSideError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown side '{}' (expected first or second)", self.0)
+    }
+}
+
+impl core::error::Error for ParseSideError {}
+
+impl FromStr for Side {
+    type Err = ParseSideError;
+
+    fn from_str(s: &str) -> Result<Side, ParseSideError> {
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|side| side.name() == s)
+            .ok_or_else(|| ParseSideError(s.to_owned()))
+    }
+}
+
+/// With the `serde` feature, sides and variants are their API names.
+#[cfg(feature = "serde")]
+mod serde_names {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Side, Variant};
+
+    macro_rules! by_name {
+        ($type:ty) => {
+            impl Serialize for $type {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    serializer.serialize_str(self.name())
+                }
+            }
+
+            impl<'de> Deserialize<'de> for $type {
+                fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$type, D::Error> {
+                    let name = String::deserialize(deserializer)?;
+                    name.parse().map_err(D::Error::custom)
+                }
+            }
+        };
+    }
+
+    by_name!(Side);
+    by_name!(Variant);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_and_variants_read_back_their_names() {
+        for side in [Side::First, Side::Second] {
+            assert_eq!(side.name().parse::<Side>(), Ok(side));
+        }
+        for variant in Variant::ALL {
+            assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
+        }
+        let err = "black".parse::<Side>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown side 'black' (expected first or second)"
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn with_serde_they_are_their_names_in_json() {
+        let json = serde_json::to_string(&(Side::Second, Variant::Annan)).unwrap();
+        assert_eq!(json, r#"["second","annan"]"#);
+        let back: (Side, Variant) = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, (Side::Second, Variant::Annan));
+        assert!(serde_json::from_str::<Side>(r#""red""#).is_err());
+    }
+}

@@ -1,5 +1,5 @@
 //! Self-tests of the reference move generator (`tests/reference`) against
-//! published perft counts and the spec's Annan counts, and against the
+//! published perft counts and the Annan counts of tests/data/annan.perft, and against the
 //! Fairy-Stockfish fixtures for shogi and minishogi.
 //!
 //! Counts deeper than `PERFT_NODE_LIMIT` leaves (default 1,100,000) are

@@ -1,5 +1,5 @@
 //! Rule-by-rule tests of shogi, minishogi and annan shogi, each on a position
-//! built for the rule, with the expected answer reasoned from the rules spec.
+//! built for the rule, with the expected answer reasoned from the rules (docs/rules.md).
 
 use rules::shogi::{Color, Piece, Position, PositionError, Role, SfenError, SfenPart, Square};
 use rules::{

@@ -1,5 +1,5 @@
 //! The HTTP JSON API under `/api/v1`: one handler per resource and action.
-//! JSON request and response shapes live here; the README documents them.
+//! JSON request and response shapes live here; `docs/api.md` documents them.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -22,11 +22,11 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
-use crate::event::{Frame, side_named};
+use crate::event::{EventJson, Frame};
 use crate::lobby::LobbyView;
 use crate::openapi::status;
-use crate::room::{Action, Command, Joiner, Mode, RoomHandle, Watch};
-use crate::room_settings::RoomSettings;
+use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
+use crate::room_settings::{RoomSettings, SettingsView};
 use crate::rooms::NewRoom;
 use crate::{AppState, ids, openapi, records, ws};
 
@@ -120,7 +120,7 @@ pub(crate) struct CreateRoom {
     level: Option<u8>,
     /// House rules; missing keys keep their defaults.
     #[serde(default)]
-    #[schema(value_type = Option<RoomSettings>)]
+    #[schema(value_type = Option<SettingsView>)]
     settings: Value,
     /// A start position: SFEN, FEN or a shogi handicap name (for replays and studies).
     #[serde(default)]
@@ -252,12 +252,12 @@ async fn create_room(
         .unwrap_or("shogi")
         .parse()
         .map_err(|err: rules::ParseVariantError| ApiError::BadRequest(err.to_string()))?;
-    let mode_name = body.mode.as_deref().unwrap_or("online");
-    let mode = Mode::from_name(mode_name).ok_or_else(|| {
-        ApiError::BadRequest(format!(
-            "unknown mode '{mode_name}' (expected online, local or computer)"
-        ))
-    })?;
+    let mode: Mode = body
+        .mode
+        .as_deref()
+        .unwrap_or("online")
+        .parse()
+        .map_err(ApiError::BadRequest)?;
     let level = match (mode, body.level) {
         (Mode::Computer, Some(level @ 1..=8)) => level,
         (Mode::Computer, None) => 4,
@@ -268,9 +268,9 @@ async fn create_room(
     };
     let seat = match body.seat.as_deref() {
         None => Side::First,
-        Some(name) => side_named(name).ok_or_else(|| {
-            ApiError::BadRequest(format!("unknown seat '{name}' (expected first or second)"))
-        })?,
+        Some(name) => name
+            .parse::<Side>()
+            .map_err(|err| ApiError::BadRequest(err.to_string()))?,
     };
     let settings = RoomSettings::from_json(&body.settings).map_err(ApiError::BadRequest)?;
     let player = player_id(body.player)?;
@@ -291,31 +291,26 @@ async fn create_room(
         player: player.clone(),
         name: name.clone(),
         seat: Some(seat),
-        token: None,
         computer: false,
     };
-    let (seat, token) = room
-        .call(|reply| Command::Join(creator.clone(), reply))
-        .await?;
+    let (seat, token) = room.join(creator.clone(), None).await?;
     match mode {
         Mode::Online => {}
         Mode::Local => {
             let other = Joiner {
-                token: Some(token.clone()),
                 seat: Some(seat.opponent()),
                 ..creator
             };
-            room.call(|reply| Command::Join(other, reply)).await?;
+            room.join(other, Some(token.clone())).await?;
         }
         Mode::Computer => {
             let computer = Joiner {
                 player: "computer".to_owned(),
                 name: format!("Computer (level {level})"),
                 seat: Some(seat.opponent()),
-                token: None,
                 computer: true,
             };
-            room.call(|reply| Command::Join(computer, reply)).await?;
+            room.join(computer, None).await?;
         }
     }
     let body = CreatedRoom {
@@ -362,10 +357,9 @@ async fn join_room(
         player: player.clone(),
         name: name.clone(),
         seat: None,
-        token: None,
         computer: false,
     };
-    let (seat, token) = room.call(|reply| Command::Join(joiner, reply)).await?;
+    let (seat, token) = room.join(joiner, None).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(Seated {
         seat: seat.name(),
@@ -381,7 +375,7 @@ async fn join_room(
     tag = "rooms",
     params(RoomPath),
     responses(
-        (status = 200, description = "The room.", body = openapi::RoomJson),
+        (status = 200, description = "The room.", body = RoomView),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
         (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
     )
@@ -389,9 +383,9 @@ async fn join_room(
 async fn show_room(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     let room = state.rooms.get(&id).await?;
-    Ok(Json(room.ask(Command::View).await?))
+    Ok(Json(room.view().await?))
 }
 
 /// `POST /rooms/{id}/moves` body.
@@ -409,13 +403,10 @@ async fn act(
     id: &str,
     headers: &HeaderMap,
     action: Action,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     let room = state.rooms.get(id).await?;
     let token = token(headers, None);
-    Ok(Json(
-        room.call(|reply| Command::Act(token, action, reply))
-            .await?,
-    ))
+    Ok(Json(room.act(token, action).await?))
 }
 
 /// Play a move for your seat.
@@ -427,7 +418,7 @@ async fn act(
     request_body = PlayMove,
     security(("seatToken" = [])),
     responses(
-        (status = 200, description = "The move is stored; ply is its number in the game.", body = openapi::MovePlayedJson),
+        (status = 200, description = "The move is stored; ply is its number in the game.", body = ActReply),
         (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
         (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -443,7 +434,7 @@ async fn play_move(
     Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
     AppJson(body): AppJson<PlayMove>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Move(body.mv)).await
 }
 
@@ -457,7 +448,7 @@ async fn play_move(
     params(RoomPath),
     security(("seatToken" = [])),
     responses(
-        (status = 200, description = "Done: the result.", body = openapi::ResignedJson),
+        (status = 200, description = "Done: the result.", body = ActReply),
         (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
         (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -470,7 +461,7 @@ async fn resign(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Resign).await
 }
 
@@ -484,7 +475,7 @@ async fn resign(
     params(RoomPath),
     security(("seatToken" = [])),
     responses(
-        (status = 200, description = "Offered, or agreed with the result.", body = openapi::DrawReplyJson),
+        (status = 200, description = "Offered, or agreed with the result.", body = ActReply),
         (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
         (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -497,7 +488,7 @@ async fn draw(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Draw).await
 }
 
@@ -511,7 +502,7 @@ async fn draw(
     params(RoomPath),
     security(("seatToken" = [])),
     responses(
-        (status = 200, description = "Done: the result.", body = openapi::ImpasseReplyJson),
+        (status = 200, description = "Done: the result.", body = ActReply),
         (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
         (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -525,7 +516,7 @@ async fn impasse(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Impasse).await
 }
 
@@ -539,7 +530,7 @@ async fn impasse(
     params(RoomPath),
     security(("seatToken" = [])),
     responses(
-        (status = 200, description = "Offered or started.", body = openapi::RematchReplyJson),
+        (status = 200, description = "Offered or started.", body = ActReply),
         (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
         (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -552,7 +543,7 @@ async fn rematch(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Rematch).await
 }
 
@@ -576,11 +567,18 @@ fn yes() -> bool {
     true
 }
 
+impl EventsQuery {
+    /// The last event the client saw (a negative number means none).
+    pub(crate) fn since(&self) -> u64 {
+        u64::try_from(self.since).unwrap_or(0)
+    }
+}
+
 /// A connection's watch of a room; tells the room when the connection goes.
 pub(crate) struct Connection {
     pub(crate) room: RoomHandle,
     pub(crate) watch: Watch,
-    pub(crate) last: i64,
+    pub(crate) last: u64,
 }
 
 impl Connection {
@@ -604,11 +602,7 @@ impl Connection {
                 }
                 Err(RecvError::Lagged(_)) => {
                     let last = self.last;
-                    self.watch.backlog = self
-                        .room
-                        .ask(|reply| Command::Since(last, reply))
-                        .await
-                        .ok()?;
+                    self.watch.backlog = self.room.since(last).await.ok()?;
                 }
                 Err(RecvError::Closed) => return None,
             }
@@ -632,7 +626,7 @@ impl Drop for Connection {
     tag = "rooms",
     params(RoomPath, EventsQuery),
     responses(
-        (status = 200, description = "Events, one JSON object per line.", body = openapi::EventJson, content_type = "application/x-ndjson"),
+        (status = 200, description = "Events, one JSON object per line.", body = EventJson, content_type = "application/x-ndjson"),
         (status = 400, description = status::BAD_QUERY, body = String, content_type = "text/plain"),
         (status = 403, description = status::WATCH_WRONG_TOKEN, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
@@ -647,13 +641,12 @@ async fn events(
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
-    let watch = room
-        .call(|reply| Command::Watch(query.since, token, false, reply))
-        .await?;
+    let since = query.since();
+    let watch = room.watch(since, token, false).await?;
     let connection = Connection {
         room,
         watch,
-        last: query.since,
+        last: since,
     };
     let follow = query.follow;
     let shutdown = state.shutdown_signal();
@@ -709,7 +702,7 @@ async fn record(
     Query(query): Query<RecordQuery>,
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
-    let record = room.ask(Command::Record).await?;
+    let record = room.record().await?;
     let format = match query.format.as_deref() {
         None => Format::Position,
         Some(name) => name.parse::<Format>().map_err(ApiError::BadRequest)?,
@@ -834,8 +827,10 @@ pub(crate) struct PlayerVariant {
     /// Finished games drawn.
     draws: i64,
     /// The Glicko-2 rating, rounded; `null` before the first rated game.
+    #[schema(required = true)]
     rating: Option<f64>,
     /// The rating's deviation, rounded; `null` before the first rated game.
+    #[schema(required = true)]
     deviation: Option<f64>,
     /// Rated games played.
     rated_games: i64,
@@ -1000,16 +995,15 @@ async fn rename_seat(
 ) -> Result<Json<SeatsRenamed>, ApiError> {
     let seat = match body.seat.as_deref() {
         None => None,
-        Some(name) => Some(side_named(name).ok_or_else(|| {
-            ApiError::BadRequest(format!("unknown seat '{name}' (expected first or second)"))
-        })?),
+        Some(name) => Some(
+            name.parse::<Side>()
+                .map_err(|err| ApiError::BadRequest(err.to_string()))?,
+        ),
     };
     let name = display_name(Some(body.name));
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, None);
-    let (seats, player) = room
-        .call(|reply| Command::Rename(token, seat, name.clone(), reply))
-        .await?;
+    let (seats, player) = room.rename(token, seat, name.clone()).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(SeatsRenamed {
         seats: seats.iter().map(|side| side.name()).collect(),

@@ -5,13 +5,13 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use engine::{Decision, Engine, EngineOptions, Level, Limits};
-use rules::AnyGame;
+use rules::{AnyGame, AnyMove};
 
 /// Chooses a move for the side to move. Called on a blocking thread
 /// (`spawn_blocking`), so it may search for as long as its level allows.
 pub trait ComputerPlayer: Send + Sync + 'static {
-    /// A legal move in USI/ICCS text at `level` (1-8), or `None` when there is none.
-    fn choose(&self, game: &AnyGame, level: u8) -> Option<String>;
+    /// A legal move at `level` (1-8), or `None` when there is none.
+    fn choose(&self, game: &AnyGame, level: u8) -> Option<AnyMove>;
 }
 
 /// The engine at the requested level, each search also bounded by a move
@@ -36,11 +36,8 @@ impl EnginePlayer {
 }
 
 impl ComputerPlayer for EnginePlayer {
-    fn choose(&self, game: &AnyGame, level: u8) -> Option<String> {
-        let legal = game.legal_moves_text();
-        if legal.is_empty() {
-            return None;
-        }
+    fn choose(&self, game: &AnyGame, level: u8) -> Option<AnyMove> {
+        let first_legal = game.position().legal_moves().into_iter().next()?;
         let options = EngineOptions {
             variant: game.variant(),
             settings: game.settings().clone(),
@@ -58,28 +55,21 @@ impl ComputerPlayer for EnginePlayer {
             }
             None => Engine::new(options),
         };
-        let start = game.start_text();
-        let moves = game.moves_text();
-        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let choice = match engine.set_position(Some(&start), &moves) {
-            Ok(()) => {
-                let limits = Limits {
-                    move_time: Some(self.move_time),
-                    ..Limits::default()
-                };
-                match engine.search(limits).decision {
-                    Decision::Move { best, .. } => Some(best.to_string()),
-                    // The room has no way to resign or declare for the
-                    // computer: it plays on with a legal move.
-                    Decision::Resign | Decision::DeclareWin => None,
-                }
-            }
-            Err(_) => None,
+        engine.set_game(game);
+        let limits = Limits {
+            move_time: Some(self.move_time),
+            ..Limits::default()
+        };
+        let choice = match engine.search(limits).decision {
+            Decision::Move { best, .. } => best,
+            // The room has no way to resign or declare for the computer: it
+            // plays on with a legal move.
+            Decision::Resign | Decision::DeclareWin => first_legal,
         };
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(engine);
         }
-        choice.or_else(|| legal.into_iter().next())
+        Some(choice)
     }
 }
 
@@ -89,8 +79,11 @@ impl ComputerPlayer for EnginePlayer {
 pub struct FirstLegalMove;
 
 impl ComputerPlayer for FirstLegalMove {
-    fn choose(&self, game: &AnyGame, _level: u8) -> Option<String> {
-        game.legal_moves_text().into_iter().min()
+    fn choose(&self, game: &AnyGame, _level: u8) -> Option<AnyMove> {
+        game.position()
+            .legal_moves()
+            .into_iter()
+            .min_by_key(ToString::to_string)
     }
 }
 
@@ -110,10 +103,14 @@ mod tests {
         )
         .unwrap();
         let player = EnginePlayer::new(Duration::from_millis(300));
-        assert_eq!(player.choose(&game, 8).as_deref(), Some("5f5e"));
+        let text = |mv: Option<AnyMove>| mv.map(|mv| mv.to_string());
+        assert_eq!(text(player.choose(&game, 8)).as_deref(), Some("5f5e"));
         for level in 1..=8 {
             let mv = player.choose(&game, level).expect("a move");
-            assert!(game.legal_moves_text().contains(&mv), "level {level}: {mv}");
+            assert!(
+                game.position().legal_moves().contains(&mv),
+                "level {level}: {mv}"
+            );
         }
         let mate = AnyGame::new(
             Variant::Shogi,
@@ -128,7 +125,8 @@ mod tests {
     fn the_first_legal_move_player_plays_the_alphabetically_first_legal_move() {
         let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
         // a0a1 and a0a2 (chariot up) come first in ICCS order.
-        assert_eq!(FirstLegalMove.choose(&game, 4).as_deref(), Some("a0a1"));
+        let first = FirstLegalMove.choose(&game, 4).map(|mv| mv.to_string());
+        assert_eq!(first.as_deref(), Some("a0a1"));
         let mate = AnyGame::new(
             Variant::Shogi,
             Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),

@@ -4,10 +4,12 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use rules::{ImpasseError, PlayError};
+use rules::PlayError;
 use serde::Serialize;
 use store::StoreError;
 use utoipa::ToSchema;
+
+use crate::room::Refusal;
 
 /// Why a request failed. Each names its reason for the client.
 #[derive(Debug, thiserror::Error)]
@@ -24,21 +26,9 @@ pub enum ApiError {
     /// The token is not one of this room's seat tokens.
     #[error("the token holds no seat in this room")]
     WrongToken,
-    /// The token's seat may not do this now.
-    #[error("not your turn")]
-    NotYourTurn,
-    /// Both seats are taken.
-    #[error("no seat is free in this room")]
-    NoFreeSeat,
-    /// The game is not being played (waiting for a player, or over).
+    /// The room refused the command (its turn, a free seat, the rules ...).
     #[error("{0}")]
-    NotPlaying(&'static str),
-    /// The move text is not a move, or the move breaks a rule.
-    #[error("{0}")]
-    Move(#[from] PlayError),
-    /// An impasse claim the rules refuse.
-    #[error("{0}")]
-    Impasse(#[from] ImpasseError),
+    Refused(#[from] Refusal),
     /// A malformed request (JSON, settings, variant, position ...).
     #[error("{0}")]
     BadRequest(String),
@@ -82,12 +72,15 @@ impl ApiError {
             ApiError::PlayerNotFound(_) => "player-not-found",
             ApiError::MissingToken => "missing-token",
             ApiError::WrongToken => "wrong-token",
-            ApiError::NotYourTurn => "not-your-turn",
-            ApiError::NoFreeSeat => "no-free-seat",
-            ApiError::NotPlaying(_) => "not-playing",
-            ApiError::Move(PlayError::Parse(_)) => "bad-move-text",
-            ApiError::Move(PlayError::Illegal { reason, .. }) => reason.code(),
-            ApiError::Impasse(_) => "impasse-refused",
+            ApiError::Refused(refusal) => match refusal {
+                Refusal::NotSeated => "wrong-token",
+                Refusal::NotYourTurn => "not-your-turn",
+                Refusal::NoFreeSeat => "no-free-seat",
+                Refusal::NotPlaying(_) | Refusal::Stale => "not-playing",
+                Refusal::Move(PlayError::Parse(_)) => "bad-move-text",
+                Refusal::Move(PlayError::Illegal { reason, .. }) => reason.code(),
+                Refusal::Impasse(_) => "impasse-refused",
+            },
             ApiError::BadRequest(_) => "bad-request",
             ApiError::BadRecord(_) => "bad-record",
             ApiError::TooLarge => "too-large",
@@ -103,13 +96,15 @@ impl ApiError {
             ApiError::RoomNotFound(_) | ApiError::PlayerNotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MissingToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
-            ApiError::NotYourTurn | ApiError::NoFreeSeat | ApiError::NotPlaying(_) => {
-                StatusCode::CONFLICT
-            }
-            ApiError::Move(_)
-            | ApiError::Impasse(_)
-            | ApiError::BadRequest(_)
-            | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Refused(refusal) => match refusal {
+                Refusal::NotSeated => StatusCode::FORBIDDEN,
+                Refusal::NotYourTurn
+                | Refusal::NoFreeSeat
+                | Refusal::NotPlaying(_)
+                | Refusal::Stale => StatusCode::CONFLICT,
+                Refusal::Move(_) | Refusal::Impasse(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            },
+            ApiError::BadRequest(_) | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,

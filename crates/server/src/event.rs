@@ -1,32 +1,39 @@
-//! The numbered events of a room: what the WebSocket and the events stream
-//! carry, and what the store keeps. Replaying them from the first rebuilds the room.
+//! Room events as JSON: what the WebSocket and the events stream carry and
+//! what the store keeps. The room itself works with the typed
+//! [`room::Event`](crate::room::Event); this module writes it and reads it back.
 
 use std::sync::Arc;
 
-use rules::{Outcome, Side};
+use rules::{AnyGame, EndReason, Outcome, Side};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use utoipa::ToSchema;
 
-/// One event, as sent to clients: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Event {
+use crate::openapi::SideName;
+use crate::room::{Event, EventKind, Winner};
+
+/// One event as JSON: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
+#[schema(as = Event)]
+pub struct EventJson {
     /// 1, 2, 3 ... per room; a client that reconnects sends the last it saw.
-    pub seq: i64,
+    pub seq: u64,
     /// When it happened, in unix milliseconds.
     pub at: i64,
     /// What happened.
     #[serde(flatten)]
-    pub kind: EventKind,
+    pub kind: EventKindJson,
 }
 
-/// What happened in a room.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// What happened, by `type`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum EventKind {
+#[schema(as = EventKind)]
+pub enum EventKindJson {
     /// A seat was taken.
     Seated {
-        /// `first` or `second`.
-        seat: String,
+        /// The seat: `first` or `second`.
+        #[schema(value_type = SideName)]
+        seat: Side,
         /// The player's anonymous id.
         player: String,
         /// The player's display name.
@@ -38,8 +45,9 @@ pub enum EventKind {
     Move {
         /// The number of the move in the game, from 1.
         ply: usize,
-        /// Who played it: `first` or `second`.
-        side: String,
+        /// Who played it.
+        #[schema(value_type = SideName)]
+        side: Side,
         /// The move in USI (shogi family) or ICCS (xiangqi).
         #[serde(rename = "move")]
         mv: String,
@@ -49,27 +57,31 @@ pub enum EventKind {
     /// A player offered a draw; the other accepts by offering too.
     DrawOffered {
         /// Who offered.
-        side: String,
+        #[schema(value_type = SideName)]
+        side: Side,
     },
     /// The game ended.
     End {
         /// `first`, `second` or `draw`.
+        #[schema(value_type = Winner)]
         result: String,
         /// The end reason's code (`checkmate`, `resignation`, `timeout` ...).
         reason: String,
         /// Who resigned, ran out of time or claimed the impasse, when someone did.
-        by: Option<String>,
+        #[schema(required = true, value_type = Option<SideName>)]
+        by: Option<Side>,
     },
     /// A seat asked for another game; the other seat agrees by asking too.
     RematchOffered {
         /// The seat that asked.
-        seat: String,
+        #[schema(value_type = SideName)]
+        seat: Side,
     },
     /// A new game began in the room (a rematch, or the replay of a shogi
     /// repetition draw) from the room's start position.
     NewGame {
         /// Its number: 2 for the first rematch ...
-        game: i64,
+        game: u32,
         /// Whether the seats play the opposite sides to their names in it.
         swapped: bool,
     },
@@ -77,53 +89,152 @@ pub enum EventKind {
     /// after `grace_ms` unless they come back.
     Away {
         /// The seat.
-        seat: String,
+        #[schema(value_type = SideName)]
+        seat: Side,
         /// The grace period in milliseconds.
         grace_ms: u64,
     },
     /// The computer plays for an away player from now on.
     Takeover {
         /// The seat.
-        seat: String,
+        #[schema(value_type = SideName)]
+        seat: Side,
     },
     /// An away player is back.
     Back {
         /// The seat.
-        seat: String,
+        #[schema(value_type = SideName)]
+        seat: Side,
     },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
-        seat: String,
+        #[schema(value_type = SideName)]
+        seat: Side,
         /// The new name.
         name: String,
     },
 }
 
-impl EventKind {
-    /// The `type` name, as stored in the events table's `kind` column.
-    pub fn name(&self) -> &'static str {
-        match self {
-            EventKind::Seated { .. } => "seated",
-            EventKind::Move { .. } => "move",
-            EventKind::DrawOffered { .. } => "draw_offered",
-            EventKind::End { .. } => "end",
-            EventKind::RematchOffered { .. } => "rematch_offered",
-            EventKind::NewGame { .. } => "new_game",
-            EventKind::Away { .. } => "away",
-            EventKind::Takeover { .. } => "takeover",
-            EventKind::Back { .. } => "back",
-            EventKind::Renamed { .. } => "renamed",
+impl From<&Event> for EventJson {
+    fn from(event: &Event) -> EventJson {
+        let kind = match event.kind.clone() {
+            EventKind::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            } => EventKindJson::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            },
+            EventKind::Move {
+                ply,
+                side,
+                mv,
+                computer,
+            } => EventKindJson::Move {
+                ply,
+                side,
+                mv: mv.to_string(),
+                computer,
+            },
+            EventKind::DrawOffered { side } => EventKindJson::DrawOffered { side },
+            EventKind::End { outcome, by } => EventKindJson::End {
+                result: outcome.winner.map_or("draw", Side::name).to_owned(),
+                reason: outcome.reason.code().to_owned(),
+                by,
+            },
+            EventKind::RematchOffered { seat } => EventKindJson::RematchOffered { seat },
+            EventKind::NewGame { game, swapped } => EventKindJson::NewGame { game, swapped },
+            EventKind::Away { seat, grace_ms } => EventKindJson::Away { seat, grace_ms },
+            EventKind::Takeover { seat } => EventKindJson::Takeover { seat },
+            EventKind::Back { seat } => EventKindJson::Back { seat },
+            EventKind::Renamed { seat, name } => EventKindJson::Renamed { seat, name },
+        };
+        EventJson {
+            seq: event.seq,
+            at: event.at,
+            kind,
         }
     }
+}
 
-    /// The end event for `outcome`.
-    pub fn end(outcome: Outcome, by: Option<Side>) -> EventKind {
-        EventKind::End {
-            result: outcome.winner.map_or("draw", Side::name).to_owned(),
-            reason: outcome.reason.code().to_owned(),
-            by: by.map(|side| side.name().to_owned()),
-        }
+impl EventJson {
+    /// The typed event, read in the context of the room's game as it stands
+    /// before the event: a move is read on its board, and an end that moves
+    /// decide must be the end the moves give.
+    ///
+    /// # Errors
+    /// A message naming what does not fit.
+    pub fn into_event(self, game: &AnyGame) -> Result<Event, String> {
+        let kind = match self.kind {
+            EventKindJson::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            } => EventKind::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            },
+            EventKindJson::Move {
+                ply,
+                side,
+                mv,
+                computer,
+            } => EventKind::Move {
+                ply,
+                side,
+                mv: game.parse_move(&mv).map_err(|err| err.to_string())?,
+                computer,
+            },
+            EventKindJson::DrawOffered { side } => EventKind::DrawOffered { side },
+            EventKindJson::End { result, reason, by } => EventKind::End {
+                outcome: stored_outcome(game, &result, &reason)?,
+                by,
+            },
+            EventKindJson::RematchOffered { seat } => EventKind::RematchOffered { seat },
+            EventKindJson::NewGame { game, swapped } => EventKind::NewGame { game, swapped },
+            EventKindJson::Away { seat, grace_ms } => EventKind::Away { seat, grace_ms },
+            EventKindJson::Takeover { seat } => EventKind::Takeover { seat },
+            EventKindJson::Back { seat } => EventKind::Back { seat },
+            EventKindJson::Renamed { seat, name } => EventKind::Renamed { seat, name },
+        };
+        Ok(Event {
+            seq: self.seq,
+            at: self.at,
+            kind,
+        })
+    }
+}
+
+/// The outcome an `end` event names: a player's act (resignation, timeout,
+/// agreement, impasse) as written, any other end as the moves gave it.
+fn stored_outcome(game: &AnyGame, result: &str, reason: &str) -> Result<Outcome, String> {
+    let winner = match result {
+        "draw" => None,
+        side => Some(side.parse::<Side>().map_err(|err| err.to_string())?),
+    };
+    let by_act = [
+        EndReason::Resignation,
+        EndReason::Timeout,
+        EndReason::Agreement,
+        EndReason::Impasse,
+    ];
+    if let Some(reason) = by_act.into_iter().find(|r| r.code() == reason) {
+        return Ok(Outcome { winner, reason });
+    }
+    match game.outcome() {
+        Some(outcome) if outcome.reason.code() == reason && outcome.winner == winner => Ok(outcome),
+        other => Err(format!(
+            "end '{result}' by '{reason}' is not what the moves give ({})",
+            other.map_or_else(|| "no end".to_owned(), |outcome| outcome.to_string())
+        )),
     }
 }
 
@@ -131,7 +242,7 @@ impl EventKind {
 #[derive(Debug)]
 pub struct Frame {
     /// The event's number.
-    pub seq: i64,
+    pub seq: u64,
     /// The event as one line of JSON.
     pub json: String,
 }
@@ -141,42 +252,52 @@ impl Frame {
     pub fn new(event: &Event) -> Arc<Frame> {
         Arc::new(Frame {
             seq: event.seq,
-            json: serde_json::to_string(event).unwrap_or_else(|_| Value::Null.to_string()),
+            json: serde_json::to_string(&EventJson::from(event))
+                .expect("an event's JSON has only string keys"),
         })
-    }
-}
-
-/// Reads a side's name (`first`/`second`).
-pub(crate) fn side_named(name: &str) -> Option<Side> {
-    match name {
-        "first" => Some(Side::First),
-        "second" => Some(Side::Second),
-        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use rules::{AnyMove, Settings, Variant};
+
     use super::*;
 
     #[test]
-    fn events_are_flat_json_with_a_type() {
+    fn events_are_flat_json_with_a_type_and_read_back() {
+        let game = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
         let event = Event {
             seq: 3,
             at: 10,
             kind: EventKind::Move {
                 ply: 1,
-                side: "first".to_owned(),
-                mv: "7g7f".to_owned(),
+                side: Side::First,
+                mv: game.parse_move("7g7f").unwrap(),
                 computer: false,
             },
         };
-        let json = serde_json::to_value(&event).unwrap();
+        let json = serde_json::to_value(EventJson::from(&event)).unwrap();
         assert_eq!(
             json,
             serde_json::json!({"seq": 3, "at": 10, "type": "move", "ply": 1, "side": "first",
                 "move": "7g7f", "computer": false})
         );
-        assert_eq!(serde_json::from_value::<Event>(json).unwrap(), event);
+        let read: EventJson = serde_json::from_value(json).unwrap();
+        assert_eq!(read.into_event(&game).unwrap(), event);
+    }
+
+    #[test]
+    fn an_end_that_the_moves_do_not_give_is_refused() {
+        let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
+        let err = stored_outcome(&game, "first", "checkmate").unwrap_err();
+        assert!(err.contains("not what the moves give"), "{err}");
+        let resigned = stored_outcome(&game, "second", "resignation").unwrap();
+        assert_eq!(resigned, Outcome::win(Side::Second, EndReason::Resignation));
+        assert!(stored_outcome(&game, "nobody", "resignation").is_err());
+        assert!(matches!(
+            game.parse_move("h2e2").unwrap(),
+            AnyMove::Xiangqi(_)
+        ));
     }
 }

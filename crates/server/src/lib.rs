@@ -1,6 +1,6 @@
 //! Koma's game server: rooms with seats and spectators, server-side clocks,
 //! away-player takeover, lobby, ratings and statistics, over an HTTP JSON API
-//! under `/api/v1` and one WebSocket per room. The README describes the protocol.
+//! under `/api/v1` and one WebSocket per room. `docs/api.md` describes the protocol.
 //!
 //! Each room is one task that owns its game ([`room`]); it checks moves with
 //! the `rules` crate and writes every event to the `store` before anyone hears
@@ -31,7 +31,7 @@ mod lobby;
 mod openapi;
 mod ratings;
 mod records;
-mod room;
+pub mod room;
 mod room_settings;
 mod rooms;
 mod web;
@@ -56,9 +56,10 @@ use tower_http::trace::TraceLayer;
 
 pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
 pub use error::{ApiError, ErrorBody};
-pub use event::{Event, EventKind};
-pub use lobby::{Lobby, LobbyView, OpenRoom, RoomStatus};
+pub use event::{EventJson, EventKindJson};
+pub use lobby::{Lobby, LobbyView, OpenRoom};
 pub use room::Mode;
+pub use room::{Event, EventKind, RoomStatus};
 pub use room_settings::RoomSettings;
 pub use rooms::{NewRoom, Rooms};
 

@@ -9,30 +9,8 @@ use serde_json::Value;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 
-use crate::room::Mode;
-use crate::room_settings::RoomSettings;
-
-/// Where a room's game stands.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum RoomStatus {
-    /// A seat is free.
-    Waiting,
-    /// Both seats are taken and the game goes on.
-    Playing,
-    /// The game is over.
-    Finished,
-}
-
-impl RoomStatus {
-    /// The API name.
-    pub fn name(self) -> &'static str {
-        match self {
-            RoomStatus::Waiting => "waiting",
-            RoomStatus::Playing => "playing",
-            RoomStatus::Finished => "finished",
-        }
-    }
-}
+use crate::room::{Mode, RoomStatus};
+use crate::room_settings::SettingsView;
 
 /// What the lobby shows of a room.
 #[derive(Clone, Debug)]
@@ -157,7 +135,7 @@ pub struct OpenRoom {
     #[schema(value_type = crate::openapi::VariantName)]
     pub variant: String,
     /// The room's house rules.
-    #[schema(value_type = RoomSettings)]
+    #[schema(value_type = SettingsView)]
     pub settings: Value,
     /// When it was created (unix milliseconds).
     pub created_at: i64,

@@ -22,12 +22,13 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use notation::Format;
 use rules::{Side, Variant};
+use serde_json::{Map, Value, json};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{OpenApi, RefOr};
 use utoipa::{Modify, OpenApi as _, PartialSchema, ToSchema};
 
-use crate::room::Mode;
+use crate::room::{Mode, RoomStatus};
 
 /// The document's frame: what no route states (title, prose, server, the seat
 /// token's scheme). The routes fill in the rest.
@@ -42,10 +43,17 @@ use crate::room::Mode;
             (shogi family) or ICCS (xiangqi) text. The WebSocket /api/v1/rooms/{id}/ws carries \
             the same numbered events as the events stream, and unnumbered presence frames \
             (schema RoomFrame lists every frame the server sends, ClientFrame every frame it \
-            reads); see the README. This document is generated from the server's code."
+            reads); see docs/api.md. This document is generated from the server's code."
     ),
     servers((url = "/api/v1")),
-    components(schemas(crate::ws::RoomFrame, crate::ws::SocketFrame, crate::ws::ClientFrame)),
+    components(schemas(
+        crate::ws::RoomFrame,
+        crate::ws::SocketFrame,
+        crate::event::EventJson,
+        crate::room::PresenceView,
+        crate::ws::Ack,
+        crate::ws::ClientFrame
+    )),
     modifiers(&SeatToken)
 )]
 pub(crate) struct Frame;
@@ -80,75 +88,110 @@ pub(crate) fn frame() -> OpenApi {
 pub(crate) struct Document(Arc<str>);
 
 impl Document {
-    /// Serialises `document`, with the room's carried schemas.
+    /// Serialises `document`, each `allOf` spread out (see [`spread_all_of`]).
     pub(crate) fn new(document: &OpenApi) -> Document {
         // The document is plain data; serialising it cannot fail.
         let mut json = serde_json::to_value(document).unwrap_or_default();
-        let carried: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(ROOM_SCHEMAS).unwrap_or_default();
-        if let Some(schemas) = json
-            .pointer_mut("/components/schemas")
-            .and_then(serde_json::Value::as_object_mut)
-        {
-            schemas.extend(carried);
-        }
+        let components = json["components"]["schemas"].clone();
+        spread_all_of(&mut json, &components);
         Document(json.to_string().into())
     }
 }
 
-/// The room's own JSON (the room, its seats and result, events, presence
-/// frames and the seat actions' replies), carried over from the hand-written
-/// document until the room's views are typed; [`Document::new`] puts them in.
-const ROOM_SCHEMAS: &str = include_str!("../room_schemas.json");
-
-/// Defines a stand-in for a schema of [`ROOM_SCHEMAS`], for the routes to name.
-macro_rules! carried {
-    ($(#[doc = $doc:literal])+ $type:ident as $name:literal) => {
-        $(#[doc = $doc])+
-        pub(crate) enum $type {}
-
-        impl PartialSchema for $type {
-            fn schema() -> RefOr<Schema> {
-                RefOr::Ref(utoipa::openapi::Ref::from_schema_name($name))
+/// Rewrites every `allOf` of objects and `oneOf`s of objects (what utoipa
+/// makes of `#[serde(flatten)]`, as in an event's `seq` and `at` beside its
+/// kind) as one object, or a `oneOf` of one object per combination: the same
+/// JSON is valid, and each object lists every property it may have, so a
+/// client (or a test) can hold an object to the properties it names. An
+/// `allOf` of anything else stays as it is.
+fn spread_all_of(schema: &mut Value, components: &Value) {
+    match schema {
+        Value::Object(object) => {
+            object
+                .values_mut()
+                .for_each(|value| spread_all_of(value, components));
+            let spread = object
+                .get("allOf")
+                .and_then(Value::as_array)
+                .and_then(|parts| spread(parts, components));
+            if let Some(spread) = spread {
+                object.remove("allOf");
+                object.extend(spread);
             }
         }
-
-        impl ToSchema for $type {
-            fn name() -> Cow<'static, str> {
-                $name.into()
-            }
-        }
-    };
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| spread_all_of(item, components)),
+        _ => {}
+    }
 }
 
-carried!(
-    /// The room JSON of `GET /rooms/{id}`.
-    RoomJson as "Room"
-);
-carried!(
-    /// A numbered event.
-    EventJson as "Event"
-);
-carried!(
-    /// `POST /rooms/{id}/moves`'s reply.
-    MovePlayedJson as "MovePlayed"
-);
-carried!(
-    /// `POST /rooms/{id}/resign`'s reply.
-    ResignedJson as "Resigned"
-);
-carried!(
-    /// `POST /rooms/{id}/draw`'s reply.
-    DrawReplyJson as "DrawReply"
-);
-carried!(
-    /// `POST /rooms/{id}/impasse`'s reply.
-    ImpasseReplyJson as "ImpasseReply"
-);
-carried!(
-    /// `POST /rooms/{id}/rematch`'s reply.
-    RematchReplyJson as "RematchReply"
-);
+/// The objects an `allOf` of `parts` allows, as a schema's keywords; `None`
+/// when a part is neither an object nor a `oneOf` of objects.
+fn spread(parts: &[Value], components: &Value) -> Option<Map<String, Value>> {
+    let resolve = |part: &Value| -> Option<Value> {
+        match part.get("$ref").and_then(Value::as_str) {
+            Some(reference) => {
+                let name = reference.strip_prefix("#/components/schemas/")?;
+                let mut resolved = components.get(name)?.clone();
+                spread_all_of(&mut resolved, components);
+                Some(resolved)
+            }
+            None => Some(part.clone()),
+        }
+    };
+    let is_object = |schema: &Value| schema.get("properties").is_some_and(Value::is_object);
+    let mut combinations = vec![json!({"type": "object", "properties": {}})];
+    for part in parts {
+        let part = resolve(part)?;
+        let choices = match part.get("oneOf").and_then(Value::as_array) {
+            Some(branches) => branches
+                .iter()
+                .map(resolve)
+                .collect::<Option<Vec<Value>>>()?,
+            None => vec![part],
+        };
+        if !choices.iter().all(is_object) {
+            return None;
+        }
+        combinations = combinations
+            .iter()
+            .flat_map(|combination| choices.iter().map(|choice| merge(combination, choice)))
+            .collect();
+    }
+    let mut keywords = Map::new();
+    if let [one] = combinations.as_slice() {
+        keywords.extend(one.as_object()?.clone());
+    } else {
+        keywords.insert("oneOf".to_owned(), Value::Array(combinations));
+    }
+    Some(keywords)
+}
+
+/// `object` with the properties and required names of `more`, and its
+/// description when it has one.
+fn merge(object: &Value, more: &Value) -> Value {
+    let mut merged = object.clone();
+    for (key, value) in more["properties"].as_object().into_iter().flatten() {
+        merged["properties"][key] = value.clone();
+    }
+    let mut required: Vec<Value> = Vec::new();
+    for name in [object, more]
+        .iter()
+        .flat_map(|schema| schema["required"].as_array().cloned().unwrap_or_default())
+    {
+        if !required.contains(&name) {
+            required.push(name);
+        }
+    }
+    if !required.is_empty() {
+        merged["required"] = Value::Array(required);
+    }
+    if let Some(description) = more.get("description") {
+        merged["description"] = description.clone();
+    }
+    merged
+}
 
 /// `GET /openapi.json`.
 #[utoipa::path(
@@ -229,11 +272,6 @@ names!(
 );
 
 names!(
-    /// Who won a game: a side, or `draw`.
-    WinnerName as "Winner" = [Side::First.name(), Side::Second.name(), "draw"]
-);
-
-names!(
     /// The game.
     VariantName as "Variant" = Variant::ALL.map(Variant::name)
 );
@@ -243,6 +281,13 @@ names!(
     /// invitation link), `local` (both seats on one device, one token) or
     /// `computer` (one seat is the computer).
     ModeName as "Mode" = [Mode::Online, Mode::Local, Mode::Computer].map(Mode::name)
+);
+
+names!(
+    /// Where a room's game stands: `waiting` (a seat is free), `playing`, or
+    /// `finished` (the game has an outcome).
+    StatusName as "Status" = [RoomStatus::Waiting, RoomStatus::Playing, RoomStatus::Finished]
+        .map(RoomStatus::name)
 );
 
 names!(

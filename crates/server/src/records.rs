@@ -10,7 +10,6 @@ use axum::http::StatusCode;
 use notation::{Headers, Record, Termination, japanese, western, wxf};
 use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant};
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
@@ -20,27 +19,28 @@ use crate::openapi::{self, status};
 /// times outgrow the limit on other requests.
 pub(crate) const MAX_RECORD_BYTES: usize = 1 << 20;
 
-/// The moves as players write them, one entry per move: Japanese and
-/// Western for the shogi family, WXF for xiangqi.
-#[derive(Debug, Serialize, ToSchema)]
+/// The moves of a game as players write them, one entry per move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(untagged)]
-pub(crate) enum Notation {
-    /// Shogi, minishogi and annan.
+pub enum Notation {
+    /// The shogi family: Japanese (`▲７六歩`, `△同　銀`) and Western
+    /// (`P-7f`, `Bx2b+`, `S*5e`).
     Shogi {
-        /// ▲７六歩, △同　銀 ...
+        /// Japanese move text.
         japanese: Vec<String>,
-        /// P-7f, Bx2b+, S*5e ...
+        /// Western (Hodges) move text.
         western: Vec<String>,
     },
-    /// Xiangqi.
+    /// Xiangqi: WXF (`C2.5`, `H2+3`).
     Xiangqi {
-        /// C2.5, H2+3 ...
+        /// WXF move text.
         wxf: Vec<String>,
     },
 }
 
-/// The moves of `record` as players write them.
-pub(crate) fn notation(record: &Record) -> Notation {
+/// The moves of `record` as players write them: Japanese and Western for the
+/// shogi family, WXF for xiangqi.
+pub(crate) fn notation_of(record: &Record) -> Notation {
     let mut japanese_moves = Vec::new();
     let mut western_moves = Vec::new();
     let mut wxf_moves = Vec::new();
@@ -68,18 +68,14 @@ pub(crate) fn notation(record: &Record) -> Notation {
     }
 }
 
-/// [`notation`] as JSON, for the room JSON.
-pub(crate) fn notation_json(record: &Record) -> Value {
-    serde_json::to_value(notation(record)).unwrap_or(Value::Null)
-}
-
 /// How a recorded game ended, with the room JSON's codes.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct RecordResult {
     /// The winner, `draw`, or `null` (no result, or an aborted game).
-    #[schema(value_type = Option<openapi::WinnerName>)]
+    #[schema(required = true, value_type = Option<crate::room::Winner>)]
     result: Option<&'static str>,
     /// The end reason's code (`checkmate`, `resignation`, `timeout` ...), or `null`.
+    #[schema(required = true)]
     reason: Option<&'static str>,
 }
 
@@ -118,20 +114,28 @@ fn result(record: &Record, settings: &Settings) -> RecordResult {
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct RecordHeaders {
     /// The first player's name (Sente, Red).
+    #[schema(required = true)]
     first: Option<String>,
     /// The second player's name (Gote, Black).
+    #[schema(required = true)]
     second: Option<String>,
     /// The event (tournament, match).
+    #[schema(required = true)]
     event: Option<String>,
     /// Where it was played.
+    #[schema(required = true)]
     site: Option<String>,
     /// When it started, as the record writes it.
+    #[schema(required = true)]
     start_time: Option<String>,
     /// When it ended, as the record writes it.
+    #[schema(required = true)]
     end_time: Option<String>,
     /// The time control, as the record writes it.
+    #[schema(required = true)]
     time_control: Option<String>,
     /// The opening's name.
+    #[schema(required = true)]
     opening: Option<String>,
     /// Every other header as a `[key, value]` pair, in the record's order.
     #[schema(value_type = Vec<Vec<String>>)]
@@ -227,7 +231,7 @@ pub(crate) async fn import(
         variant: record.variant().name(),
         start: record.start().to_string(),
         moves: record.moves_text(),
-        notation: notation(&record),
+        notation: notation_of(&record),
         result: result(&record, &settings),
         headers: RecordHeaders::new(&record.headers),
     }))

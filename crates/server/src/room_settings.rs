@@ -1,10 +1,11 @@
-//! A room's house rules as the API names them (platform spec table): the
+//! A room's house rules as the API names them (docs/api.md): the
 //! rules library's settings plus what only the server uses (clock, swap, rated).
 
 use std::time::Duration;
 
 use rules::{AnnanDeadPiece, AnnanSetup, Handicap, Impasse, Settings};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
@@ -121,30 +122,59 @@ impl RoomSettings {
 
     /// All settings as a JSON object with the API's keys.
     pub fn to_json(&self) -> Value {
-        let mut object = Map::new();
-        object.insert("time_per_move".to_owned(), json!(self.time_per_move));
-        object.insert("main_time".to_owned(), json!(self.main_time));
-        object.insert(
-            "swap_first_player".to_owned(),
-            json!(self.swap_first_player),
-        );
-        object.insert("show_targets".to_owned(), json!(self.show_targets));
-        object.insert("rated".to_owned(), json!(self.rated));
-        for (key, value) in self.rules.pairs() {
-            let value = match key {
-                "move_limit" => json!(self.rules.move_limit),
-                "illegal_move_loses" => json!(self.rules.illegal_move_loses),
-                _ => json!(value),
-            };
-            object.insert(key.to_owned(), value);
-        }
-        Value::Object(object)
+        serde_json::to_value(SettingsView::from(self)).unwrap_or(Value::Null)
     }
 }
 
-/// The `Settings` schema: the keys [`RoomSettings::to_json`] writes and
+/// A room's settings as the API shows them, every key present.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SettingsView {
+    /// Seconds per move once the main time is used up; 0 for no clock.
+    pub time_per_move: u32,
+    /// Seconds of main time per player; 0 for none.
+    pub main_time: u32,
+    /// Who moves first changes after each game.
+    pub swap_first_player: bool,
+    /// The browser shows the selected piece's targets.
+    pub show_targets: bool,
+    /// The game changes both players' ratings.
+    pub rated: bool,
+    /// `24-point`, `27-point` or `off` (shogi, annan).
+    pub impasse: String,
+    /// `standard` or `traditional` (annan).
+    pub annan_setup: String,
+    /// `allowed-if-supported`, `by-original-type` or `always-allowed` (annan).
+    pub annan_dead_piece: String,
+    /// Plies after which the game is drawn; 0 for none.
+    pub move_limit: u32,
+    /// An illegal move loses instead of being refused.
+    pub illegal_move_loses: bool,
+    /// The handicap (shogi): `even`, `lance`, `bishop` ...
+    pub handicap: String,
+}
+
+impl From<&RoomSettings> for SettingsView {
+    fn from(settings: &RoomSettings) -> SettingsView {
+        let rules = &settings.rules;
+        SettingsView {
+            time_per_move: settings.time_per_move,
+            main_time: settings.main_time,
+            swap_first_player: settings.swap_first_player,
+            show_targets: settings.show_targets,
+            rated: settings.rated,
+            impasse: rules.impasse.to_string(),
+            annan_setup: rules.annan_setup.to_string(),
+            annan_dead_piece: rules.annan_dead_piece.to_string(),
+            move_limit: rules.move_limit,
+            illegal_move_loses: rules.illegal_move_loses,
+            handicap: rules.handicap.to_string(),
+        }
+    }
+}
+
+/// The `Settings` schema: the keys [`SettingsView`] writes and
 /// [`RoomSettings::from_json`] reads, their values and defaults.
-impl PartialSchema for RoomSettings {
+impl PartialSchema for SettingsView {
     fn schema() -> RefOr<Schema> {
         let defaults = RoomSettings::default().to_json();
         let seconds = |max: u32, description: &str| {
@@ -250,7 +280,7 @@ impl PartialSchema for RoomSettings {
     }
 }
 
-impl ToSchema for RoomSettings {
+impl ToSchema for SettingsView {
     fn name() -> std::borrow::Cow<'static, str> {
         "Settings".into()
     }
@@ -259,6 +289,7 @@ impl ToSchema for RoomSettings {
 #[cfg(test)]
 mod tests {
     use rules::Impasse;
+    use serde_json::json;
 
     use super::*;
 
@@ -305,7 +336,7 @@ mod tests {
 
     #[test]
     fn the_schema_names_every_key_with_its_default() {
-        let RefOr::T(Schema::Object(schema)) = RoomSettings::schema() else {
+        let RefOr::T(Schema::Object(schema)) = SettingsView::schema() else {
             panic!("the settings schema is an object");
         };
         let documented: Vec<&String> = schema.properties.keys().collect();

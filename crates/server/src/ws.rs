@@ -12,7 +12,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 use utoipa::openapi::schema::{OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
@@ -22,7 +22,7 @@ use crate::AppState;
 use crate::api::{Connection, EventsQuery, RoomPath, token};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
-use crate::room::{Action, Command};
+use crate::room::{ActReply, Action};
 
 /// The hard cap on a frame: larger ones close the socket. Frames between the
 /// configured limit and this get an error frame instead.
@@ -87,16 +87,18 @@ pub(crate) enum SocketFrame {
         #[schema(value_type = Vec<openapi::SideName>)]
         seats: Vec<&'static str>,
         /// The `since` the socket started after.
-        since: i64,
+        since: u64,
     },
     /// The reply to a ping.
     Pong {
         /// The ping's `request_id`, or `null`.
+        #[schema(required = true)]
         request_id: Option<Value>,
     },
     /// A frame was refused: the error, as the HTTP routes name it.
     Error {
         /// The frame's `request_id`, or `null` (always for a frame that is not JSON).
+        #[schema(required = true)]
         request_id: Option<Value>,
         /// See ErrorBody.
         code: &'static str,
@@ -156,13 +158,12 @@ pub(crate) async fn room_socket(
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
     let token = token(&headers, query.token.as_deref());
-    let watch = room
-        .call(|reply| Command::Watch(query.since, token.clone(), true, reply))
-        .await?;
+    let since = query.since();
+    let watch = room.watch(since, token.clone(), true).await?;
     let connection = Connection {
         room,
         watch,
-        last: query.since,
+        last: since,
     };
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
@@ -213,6 +214,28 @@ fn text(value: &impl Serialize) -> Message {
     Message::Text(Utf8Bytes::from(json))
 }
 
+/// The answer to an action sent on the socket: the action's reply (as the
+/// HTTP route gives it) with the client's `request_id`.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Ack {
+    #[serde(flatten)]
+    reply: ActReply,
+    /// Always `ack`.
+    #[serde(rename = "type")]
+    kind: AckType,
+    /// The action frame's `request_id`, or `null`.
+    #[schema(required = true)]
+    request_id: Option<Value>,
+}
+
+/// The `type` of an ack.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AckType {
+    /// `ack`.
+    Ack,
+}
+
 async fn relay(
     socket: WebSocket,
     mut connection: Connection,
@@ -251,7 +274,7 @@ async fn relay(
                 }
             },
             changed = presence.changed() => match changed {
-                Ok(()) => text(&presence.borrow_and_update().clone()),
+                Ok(()) => text(&*presence.borrow_and_update()),
                 // The room's task has stopped, as above.
                 Err(_) => {
                     let _ = sink.send(shutting_down()).await;
@@ -305,18 +328,12 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
             return text(&SocketFrame::Pong { request_id });
         }
     };
-    match connection
-        .room
-        .call(|reply| Command::Act(token, action, reply))
-        .await
-    {
-        Ok(mut ack) => {
-            if let Some(object) = ack.as_object_mut() {
-                object.insert("type".to_owned(), json!("ack"));
-                object.insert("request_id".to_owned(), request_id.unwrap_or(Value::Null));
-            }
-            text(&ack)
-        }
+    match connection.room.act(token, action).await {
+        Ok(reply) => text(&Ack {
+            reply,
+            kind: AckType::Ack,
+            request_id,
+        }),
         Err(error) => error_frame(request_id, &error),
     }
 }

@@ -438,3 +438,33 @@ async fn an_idle_finished_room_leaves_memory_and_comes_back_when_asked_for() {
     assert_eq!(body["rematch"], "started", "{body}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_seat_whose_event_is_not_stored_stays_free() {
+    let url = sqlite_url();
+    let server = TestServer::start_with(&url, Config::default()).await;
+    let created = server
+        .create(json!({"variant": "shogi", "mode": "online", "name": "Ann"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    // Another writer takes event number 2, so the room cannot store its next event.
+    let other = store::open(&url).await.unwrap();
+    let squatter = store::EventRecord {
+        seq: 2,
+        at: 0,
+        kind: "renamed".to_owned(),
+        data: "{}".to_owned(),
+    };
+    other.append_events(id, &[squatter], None).await.unwrap();
+    let (status, _) = server
+        .request("POST", &format!("/api/v1/rooms/{id}/join"), None, None)
+        .await;
+    assert_ne!(status, 200);
+    // Nothing changed: the seat is free in the room and in the store.
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["seats"]["second"], serde_json::Value::Null, "{room}");
+    assert_eq!(room["status"], "waiting");
+    assert_eq!(other.seats(id).await.unwrap().len(), 1);
+    server.stop().await;
+    remove_sqlite(&url);
+}

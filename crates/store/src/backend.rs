@@ -152,17 +152,6 @@ macro_rules! store_impl {
                 .await?)
             }
 
-            async fn take_seat(&self, seat: &SeatRecord) -> Result<()> {
-                sqlx::query("INSERT INTO seats (room_id, seat, token, player) VALUES ($1, $2, $3, $4)")
-                    .bind(&seat.room_id)
-                    .bind(&seat.seat)
-                    .bind(&seat.token)
-                    .bind(&seat.player)
-                    .execute(&self.pool)
-                    .await?;
-                Ok(())
-            }
-
             async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>> {
                 Ok(sqlx::query_as(
                     "SELECT room_id, seat, token, player FROM seats WHERE room_id = $1 ORDER BY seat",
@@ -172,15 +161,33 @@ macro_rules! store_impl {
                 .await?)
             }
 
-            async fn append_event(&self, room_id: &str, event: &EventRecord) -> Result<()> {
-                sqlx::query("INSERT INTO events (room_id, seq, at, kind, data) VALUES ($1, $2, $3, $4, $5)")
-                    .bind(room_id)
-                    .bind(event.seq)
-                    .bind(event.at)
-                    .bind(&event.kind)
-                    .bind(&event.data)
-                    .execute(&self.pool)
-                    .await?;
+            async fn append_events(
+                &self,
+                room_id: &str,
+                events: &[EventRecord],
+                seat: Option<&SeatRecord>,
+            ) -> Result<()> {
+                let mut tx = self.pool.begin().await?;
+                if let Some(seat) = seat {
+                    sqlx::query("INSERT INTO seats (room_id, seat, token, player) VALUES ($1, $2, $3, $4)")
+                        .bind(&seat.room_id)
+                        .bind(&seat.seat)
+                        .bind(&seat.token)
+                        .bind(&seat.player)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                for event in events {
+                    sqlx::query("INSERT INTO events (room_id, seq, at, kind, data) VALUES ($1, $2, $3, $4, $5)")
+                        .bind(room_id)
+                        .bind(event.seq)
+                        .bind(event.at)
+                        .bind(&event.kind)
+                        .bind(&event.data)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
                 Ok(())
             }
 

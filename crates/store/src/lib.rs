@@ -96,23 +96,23 @@ pub trait Store: Send + Sync + 'static {
     /// Database failures.
     async fn rooms_created_since(&self, device: &str, since: i64) -> Result<i64>;
 
-    /// Gives a seat to a player.
-    ///
-    /// # Errors
-    /// [`StoreError::Conflict`] if the seat is taken; database failures.
-    async fn take_seat(&self, seat: &SeatRecord) -> Result<()>;
-
     /// The taken seats of a room.
     ///
     /// # Errors
     /// Database failures.
     async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>>;
 
-    /// Appends one numbered event to a room's log.
+    /// Appends numbered events to a room's log in one transaction, with the
+    /// seat they give a player when one is taken: all of it is stored, or none.
     ///
     /// # Errors
-    /// [`StoreError::Conflict`] if the number is used; database failures.
-    async fn append_event(&self, room_id: &str, event: &EventRecord) -> Result<()>;
+    /// [`StoreError::Conflict`] if a number or the seat is taken; database failures.
+    async fn append_events(
+        &self,
+        room_id: &str,
+        events: &[EventRecord],
+        seat: Option<&SeatRecord>,
+    ) -> Result<()>;
 
     /// The events of a room numbered above `after`, in order.
     ///

@@ -79,22 +79,33 @@ async fn rooms_and_seats(store: &dyn Store) {
         token: "secret-1".to_owned(),
         player: "alice".to_owned(),
     };
-    store.take_seat(&seat).await.unwrap();
+    let seated = event(1, "seated", r#"{"seat":"first"}"#);
+    store
+        .append_events(&id, std::slice::from_ref(&seated), Some(&seat))
+        .await
+        .unwrap();
     let taken_again = SeatRecord {
         token: "secret-2".to_owned(),
         ..seat.clone()
     };
+    // A seat taken twice stores nothing, not even the event beside it.
     assert!(matches!(
-        store.take_seat(&taken_again).await,
+        store
+            .append_events(&id, &[event(2, "seated", "{}")], Some(&taken_again))
+            .await,
         Err(StoreError::Conflict)
     ));
+    assert_eq!(store.events(&id, 0).await.unwrap(), [seated]);
     let second = SeatRecord {
         seat: "second".to_owned(),
         token: "secret-3".to_owned(),
         player: "bob".to_owned(),
         ..seat.clone()
     };
-    store.take_seat(&second).await.unwrap();
+    store
+        .append_events(&id, &[event(2, "seated", "{}")], Some(&second))
+        .await
+        .unwrap();
     assert_eq!(store.seats(&id).await.unwrap(), vec![seat, second]);
     assert!(store.seats(&other).await.unwrap().is_empty());
 }
@@ -107,11 +118,13 @@ async fn event_log(store: &dyn Store) {
         event(2, "move", r#"{"move":"7g7f"}"#),
         event(3, "move", r#"{"move":"3c3d"}"#),
     ];
-    for e in &log {
-        store.append_event(&id, e).await.unwrap();
-    }
+    store.append_events(&id, &log[..1], None).await.unwrap();
+    store.append_events(&id, &log[1..], None).await.unwrap();
+    // A batch with one number taken stores none of its events.
     assert!(matches!(
-        store.append_event(&id, &event(2, "move", "{}")).await,
+        store
+            .append_events(&id, &[event(4, "move", "{}"), event(2, "move", "{}")], None)
+            .await,
         Err(StoreError::Conflict)
     ));
     assert_eq!(store.events(&id, 0).await.unwrap(), log);
@@ -209,7 +222,7 @@ async fn sqlite_conforms_and_keeps_data_across_reopening() {
     let id = unique("room");
     store.create_room(&room(&id, "d", 1)).await.unwrap();
     store
-        .append_event(&id, &event(1, "move", "{}"))
+        .append_events(&id, &[event(1, "move", "{}")], None)
         .await
         .unwrap();
     drop(store);

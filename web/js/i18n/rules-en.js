@@ -1,5 +1,5 @@
-// Rules pages, English: the reference text. Every statement follows
-// shared/spec/rules.md; the other languages translate these keys.
+// Rules pages, English: the reference text. Every statement follows the
+// rules as Koma plays them (docs/rules.md); the other languages translate these keys.
 
 export default {
   "rules.title.shogi": "Shogi rules",

@@ -16,8 +16,8 @@
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
 //!   gets part of the difference (the value of supported pieces).
 //!
-//! The weights of each game were tuned on its self-play games (README,
-//! "Tuning").
+//! The weights of each game were tuned on its self-play games
+//! (`docs/tuning.md`).
 
 use rules::shogi::{Color, Move, Piece, Position, Role, Square};
 use rules::{Position as _, Variant};

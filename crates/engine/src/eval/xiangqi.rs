@@ -17,7 +17,7 @@
 //!   one move turns into check); a horse on its own palace's heart (窝心马),
 //!   where it blocks the general and the advisors.
 //!
-//! The weights were tuned on self-play games (README, "Tuning").
+//! The weights were tuned on self-play games (`docs/tuning.md`).
 
 use rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
 

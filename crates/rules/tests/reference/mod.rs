@@ -1,6 +1,6 @@
 //! A deliberately simple reference move generator for shogi, minishogi and
 //! Annan Shogi, written for obviousness rather than speed, to check the
-//! library against (rules spec, sections 1-3 and 7).
+//! library against (the rules in docs/rules.md).
 //!
 //! It shares no code with the library: its own SFEN reader, a mailbox board,
 //! movement tables written out by hand, and legality by make-and-test (play

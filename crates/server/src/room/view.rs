@@ -1,143 +1,371 @@
-//! What a room shows: the room JSON of `GET /rooms/{id}` and the lobby summary.
+//! What a room shows, as typed values: the room JSON of `GET /rooms/{id}`,
+//! the presence frame, the replies to actions and the lobby summary.
 
-use std::time::Duration;
+use rules::{Outcome, Side, Variant};
+use serde::{Serialize, Serializer};
+use utoipa::ToSchema;
 
-use notation::Record;
-use rules::Side;
-use serde_json::{Value, json};
-use tokio::time::Instant;
-
-use super::{Room, now_ms};
+use super::core::{Mode, Presence, Room, RoomStatus};
 use crate::lobby::Summary;
-use crate::records;
+use crate::openapi::{ModeName, SideName, StatusName, VariantName};
+use crate::records::{self, Notation};
+use crate::room_settings::SettingsView;
+
+/// A value for each side (or seat): `{"first": ..., "second": ...}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PerSide<T> {
+    /// Sente's (Red's), or the first seat's.
+    pub first: T,
+    /// Gote's (Black's), or the second seat's.
+    pub second: T,
+}
+
+impl<T> PerSide<T> {
+    fn by(mut value: impl FnMut(Side) -> T) -> PerSide<T> {
+        PerSide {
+            first: value(Side::First),
+            second: value(Side::Second),
+        }
+    }
+}
+
+/// The connections a room's task counts (never stored).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Connections {
+    /// Open connections per seat.
+    pub seats: [usize; 2],
+    /// Open WebSockets without a seat.
+    pub spectators: usize,
+}
+
+/// `GET /rooms/{id}`: everything a client draws a room from.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Room)]
+pub struct RoomView {
+    /// The room id.
+    pub id: String,
+    /// The game.
+    #[schema(value_type = VariantName)]
+    pub variant: Variant,
+    /// How it is played.
+    #[schema(value_type = ModeName)]
+    pub mode: Mode,
+    /// The computer's level in computer rooms, else 0.
+    pub level: u8,
+    /// The house rules.
+    pub settings: SettingsView,
+    /// Where the game stands.
+    #[schema(value_type = StatusName)]
+    pub status: RoomStatus,
+    /// The start position (SFEN/FEN).
+    pub start: String,
+    /// The current position (SFEN/FEN).
+    pub position: String,
+    /// The moves played (USI/ICCS).
+    pub moves: Vec<String>,
+    /// The moves as players write them.
+    pub notation: Notation,
+    /// The legal moves now (none once the game is over).
+    pub legal_moves: Vec<String>,
+    /// Who moves.
+    #[schema(value_type = SideName)]
+    pub side_to_move: Side,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Each side's impasse points in shogi and annan, else `null`.
+    #[schema(required = true)]
+    pub impasse_points: Option<PerSide<u32>>,
+    /// How the game ended (nulls while it goes on).
+    pub result: ResultView,
+    /// The clocks, `null` in a room without one.
+    #[schema(required = true)]
+    pub clocks: Option<ClocksView>,
+    /// Who holds each seat (`null` while free).
+    pub seats: PerSide<Option<SeatView>>,
+    /// The side that offered a draw.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub draw_offer: Option<Side>,
+    /// The seat that asked for a rematch.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub rematch_offer: Option<Side>,
+    /// Open WebSockets without a seat.
+    pub spectators: usize,
+    /// 1 for the room's first game, 2 after a rematch ...
+    pub game: u32,
+    /// The number of the last event.
+    pub last_seq: u64,
+}
+
+/// A game's result: `first`, `second` or `draw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// The first player won.
+    First,
+    /// The second player won.
+    Second,
+    /// A draw.
+    Draw,
+}
+
+impl Winner {
+    fn of(outcome: Outcome) -> Winner {
+        match outcome.winner {
+            Some(Side::First) => Winner::First,
+            Some(Side::Second) => Winner::Second,
+            None => Winner::Draw,
+        }
+    }
+}
+
+/// How the game ended, and the side to move (for a client that only reads this).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Result)]
+pub struct ResultView {
+    /// Who won, `null` while the game goes on.
+    #[schema(required = true)]
+    pub result: Option<Winner>,
+    /// The end reason's code, `null` while the game goes on.
+    #[schema(required = true)]
+    pub reason: Option<&'static str>,
+    /// Who moves.
+    #[schema(value_type = SideName)]
+    pub side_to_move: Side,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+}
+
+/// A room's clocks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Clocks)]
+pub struct ClocksView {
+    /// Seconds per move once the main time is used up.
+    pub time_per_move: u32,
+    /// Seconds of main time per player.
+    pub main_time: u32,
+    /// Each side's main time left, the running turn counted.
+    pub main_left_ms: PerSide<u64>,
+    /// The side whose clock runs, `null` when none does.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub running: Option<Side>,
+    /// Milliseconds the running side has left on this turn.
+    #[schema(required = true)]
+    pub remaining_ms: Option<u64>,
+}
+
+/// A taken seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Seat)]
+pub struct SeatView {
+    /// The side it plays in the current game.
+    #[schema(value_type = SideName)]
+    pub side: Side,
+    /// The player's anonymous id.
+    pub player: String,
+    /// The display name.
+    pub name: String,
+    /// Whether the computer holds the seat.
+    pub computer: bool,
+    /// Whether the seat has an open connection.
+    pub connected: bool,
+    /// Whether the player is gone (the computer plays for them, or will).
+    pub away: bool,
+    /// Whether the computer plays for them now.
+    pub taken_over: bool,
+}
+
+/// The presence frame sent to every socket of a room when its connections
+/// change: never stored, never numbered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Presence)]
+pub struct PresenceView {
+    /// Always `presence`.
+    #[serde(rename = "type")]
+    pub kind: PresenceType,
+    /// Each seat's connection, `null` while the seat is free.
+    pub seats: PerSide<Option<SeatPresence>>,
+    /// Open WebSockets without a seat.
+    pub spectators: usize,
+}
+
+/// The `type` of a presence frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PresenceType {
+    /// `presence`.
+    Presence,
+}
+
+/// A seat's connection, in the presence frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct SeatPresence {
+    /// Whether the seat has an open connection.
+    pub connected: bool,
+    /// Whether the player is gone (the computer plays for them, or will).
+    pub away: bool,
+}
+
+/// What an action answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ActReply {
+    /// A move was played: its number.
+    Moved {
+        /// The move's number in the game.
+        ply: usize,
+    },
+    /// A resignation or impasse ended the game.
+    Ended {
+        /// How.
+        result: ResultView,
+    },
+    /// A draw was offered, or agreed (with the result).
+    Draw {
+        /// `offered` or `agreed`.
+        draw: Agreement,
+        /// The result once agreed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<ResultView>,
+    },
+    /// A rematch was asked for, or started (with the new game's number).
+    Rematch {
+        /// `offered` or `started`.
+        rematch: Agreement,
+        /// The new game's number once started.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        game: Option<u32>,
+    },
+}
+
+/// Where an offer stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Agreement {
+    /// One side asked.
+    Offered,
+    /// Both agreed (a draw).
+    Agreed,
+    /// Both agreed (a rematch began).
+    Started,
+}
+
+impl Serialize for Mode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl Serialize for RoomStatus {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
 
 impl Room {
-    pub(super) fn result_json(&self) -> Value {
-        let outcome = self.game.outcome();
-        json!({
-            "result": outcome.map(|o| o.winner.map_or("draw", Side::name)),
-            "reason": outcome.map(|o| o.reason.code()),
-            "side_to_move": self.game.side_to_move().name(),
-            "in_check": self.game.is_check(),
-        })
-    }
-
-    /// The moves as players write them (see [`records::notation_json`]).
-    pub(super) fn notation_json(&self) -> Value {
-        records::notation_json(&Record::from_game(&self.game))
-    }
-
-    /// Each side's impasse points in shogi and annan, else `null`.
-    pub(super) fn impasse_points_json(&self) -> Value {
-        self.game.impasse_points().map_or(
-            Value::Null,
-            |[first, second]| json!({"first": first, "second": second}),
-        )
-    }
-
-    pub(super) fn clocks_json(&self) -> Value {
-        if !self.settings.has_clock() {
-            return Value::Null;
-        }
-        let mut main_left = self.main_left;
-        if self.deadline.is_some() {
-            let used = u64::try_from(now_ms() - self.turn_started_ms).unwrap_or(0);
-            let left = &mut main_left[self.game.side_to_move().index()];
-            *left = left.saturating_sub(Duration::from_millis(used));
-        }
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        let remaining = self.deadline.map(|deadline| {
-            let left = deadline.saturating_duration_since(Instant::now());
-            u64::try_from(
-                left.saturating_sub(self.context.config.lag_allowance)
-                    .as_millis(),
-            )
-            .unwrap_or(u64::MAX)
-        });
-        json!({
-            "time_per_move": self.settings.time_per_move,
-            "main_time": self.settings.main_time,
-            "main_left_ms": {"first": ms(main_left[0]), "second": ms(main_left[1])},
-            "running": remaining.map(|_| self.game.side_to_move().name()),
-            "remaining_ms": remaining,
-        })
-    }
-
-    /// The presence frame: each seat's connection (`null` when free) and
-    /// how many spectators' sockets are open.
-    pub(super) fn presence_json(&self) -> Value {
-        let seat = |side: Side| {
-            self.seats[side.index()].as_ref().map_or(Value::Null, |_| {
-                let presence = &self.presence[side.index()];
-                json!({
-                    "connected": presence.connections > 0,
-                    "away": presence.away_until.is_some() || presence.taken_over,
-                })
-            })
-        };
-        json!({
-            "type": "presence",
-            "seats": {"first": seat(Side::First), "second": seat(Side::Second)},
-            "spectators": self.spectators,
-        })
-    }
-
-    pub(super) fn seat_json(&self, seat_name: Side) -> Value {
-        let Some(seat) = &self.seats[seat_name.index()] else {
-            return Value::Null;
-        };
-        let presence = &self.presence[seat_name.index()];
-        json!({
-            "side": self.side_of(seat_name).name(),
-            "player": seat.player,
-            "name": seat.name,
-            "computer": seat.computer,
-            "connected": presence.connections > 0,
-            "away": presence.away_until.is_some() || presence.taken_over,
-            "taken_over": presence.taken_over,
-        })
-    }
-
-    pub(super) fn view(&self) -> Value {
-        json!({
-            "id": self.record.id,
-            "variant": self.record.variant,
-            "mode": self.mode.name(),
-            "level": self.record.level,
-            "settings": self.settings.to_json(),
-            "status": self.status().name(),
-            "start": self.game.start_text(),
-            "position": self.game.position_text(),
-            "moves": self.game.moves_text(),
-            "notation": self.notation_json(),
-            "legal_moves": self.game.legal_moves_text(),
-            "side_to_move": self.game.side_to_move().name(),
-            "in_check": self.game.is_check(),
-            "impasse_points": self.impasse_points_json(),
-            "result": self.result_json(),
-            "clocks": self.clocks_json(),
-            "seats": {"first": self.seat_json(Side::First), "second": self.seat_json(Side::Second)},
-            "draw_offer": self.draw_offer.map(Side::name),
-            "rematch_offer": self.rematch_offer.map(Side::name),
-            "spectators": self.spectators,
-            "game": self.game_number,
-            "last_seq": self.frames.len(),
-        })
-    }
-
-    pub(super) fn publish_summary(&self) {
-        self.context.lobby.update(Summary {
-            id: self.record.id.clone(),
-            variant: self.record.variant.clone(),
-            mode: self.mode,
-            settings: self.settings.to_json(),
+    /// The room JSON at `now`, with the task's count of connections.
+    pub fn view(&self, connections: &Connections, now: i64) -> RoomView {
+        let game = self.game();
+        let setup = self.setup();
+        RoomView {
+            id: setup.id.clone(),
+            variant: setup.variant,
+            mode: setup.mode,
+            level: setup.level,
+            settings: SettingsView::from(&setup.settings),
             status: self.status(),
-            created_at: self.record.created_at,
-            players: self
-                .seats
-                .iter()
-                .map(|seat| seat.as_ref().map(|seat| seat.name.clone()))
+            start: game.start_text(),
+            position: game.position_text(),
+            moves: game.moves_text(),
+            notation: records::notation_of(&notation::Record::from_game(game)),
+            legal_moves: game.legal_moves_text(),
+            side_to_move: game.side_to_move(),
+            in_check: game.is_check(),
+            impasse_points: game
+                .impasse_points()
+                .map(|[first, second]| PerSide { first, second }),
+            result: self.result(),
+            clocks: self.clocks(now),
+            seats: PerSide::by(|seat| self.seat_view(seat, connections)),
+            draw_offer: self.draw_offer(),
+            rematch_offer: self.rematch_offer(),
+            spectators: connections.spectators,
+            game: self.game_number(),
+            last_seq: self.last_seq(),
+        }
+    }
+
+    /// How the game ended.
+    pub fn result(&self) -> ResultView {
+        let outcome = self.game().outcome();
+        ResultView {
+            result: outcome.map(Winner::of),
+            reason: outcome.map(|outcome| outcome.reason.code()),
+            side_to_move: self.game().side_to_move(),
+            in_check: self.game().is_check(),
+        }
+    }
+
+    fn clocks(&self, now: i64) -> Option<ClocksView> {
+        let clock = self.clock();
+        if !clock.is_set() {
+            return None;
+        }
+        let deadline = self.clock_deadline();
+        let running = deadline.map(|_| self.game().side_to_move());
+        let [first, second] = clock.main_left(running, now);
+        let settings = &self.setup().settings;
+        Some(ClocksView {
+            time_per_move: settings.time_per_move,
+            main_time: settings.main_time,
+            main_left_ms: PerSide { first, second },
+            running,
+            remaining_ms: deadline
+                .map(|deadline| u64::try_from(deadline.saturating_sub(now)).unwrap_or(0)),
+        })
+    }
+
+    fn seat_view(&self, seat: Side, connections: &Connections) -> Option<SeatView> {
+        let taken = self.seat(seat)?;
+        let presence = self.presence(seat);
+        Some(SeatView {
+            side: self.side_of(seat),
+            player: taken.player.clone(),
+            name: taken.name.clone(),
+            computer: taken.computer,
+            connected: connections.seats[seat.index()] > 0,
+            away: presence != Presence::Here,
+            taken_over: presence == Presence::TakenOver,
+        })
+    }
+
+    /// The presence frame.
+    pub fn presence_view(&self, connections: &Connections) -> PresenceView {
+        PresenceView {
+            kind: PresenceType::Presence,
+            seats: PerSide::by(|seat| {
+                self.seat(seat).map(|_| SeatPresence {
+                    connected: connections.seats[seat.index()] > 0,
+                    away: self.presence(seat) != Presence::Here,
+                })
+            }),
+            spectators: connections.spectators,
+        }
+    }
+
+    /// What the lobby shows of the room.
+    pub fn summary(&self) -> Summary {
+        let setup = self.setup();
+        Summary {
+            id: setup.id.clone(),
+            variant: setup.variant.name().to_owned(),
+            mode: setup.mode,
+            settings: setup.settings.to_json(),
+            status: self.status(),
+            created_at: setup.created_at,
+            players: [Side::First, Side::Second]
+                .into_iter()
+                .map(|seat| self.seat(seat).map(|taken| taken.name.clone()))
                 .collect(),
-        });
+        }
     }
 }

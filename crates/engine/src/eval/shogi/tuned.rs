@@ -1,5 +1,5 @@
 //! The tuned weights of shogi, minishogi and annan shogi: data that the
-//! `tune` example writes (README, "Tuning"), kept apart from the code that
+//! `tune` example writes (`docs/tuning.md`), kept apart from the code that
 //! reads it.
 
 use super::ShogiWeights;

@@ -1,0 +1,659 @@
+//! The room as a pure state machine: [`Room::decide`] checks a [`Command`]
+//! and answers with the events it causes, changing nothing;
+//! [`Room::apply`] is the one place the room changes, used alike by live
+//! play (after the events are stored) and by recovery (replaying the log).
+//! No I/O, no clock of its own: time is passed in as unix milliseconds.
+
+use rules::{AnyGame, AnyMove, EndReason, ImpasseError, Outcome, PlayError, Side, Variant};
+
+use super::clock::Clock;
+use super::event::{Event, EventKind};
+use crate::room_settings::RoomSettings;
+
+/// How a room is played.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Mode {
+    /// Two devices.
+    Online,
+    /// Both seats on one device, one token.
+    Local,
+    /// One seat is the computer.
+    Computer,
+}
+
+impl Mode {
+    /// The API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Online => "online",
+            Mode::Local => "local",
+            Mode::Computer => "computer",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Mode, String> {
+        [Mode::Online, Mode::Local, Mode::Computer]
+            .into_iter()
+            .find(|mode| mode.name() == name)
+            .ok_or_else(|| format!("unknown mode '{name}' (expected online, local or computer)"))
+    }
+}
+
+/// Where a room's game stands.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum RoomStatus {
+    /// A seat is free.
+    Waiting,
+    /// Both seats are taken and the game goes on.
+    Playing,
+    /// The game is over.
+    Finished,
+}
+
+impl RoomStatus {
+    /// The API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        }
+    }
+}
+
+/// What a room is, fixed when it is made.
+#[derive(Clone, Debug)]
+pub struct RoomSetup {
+    /// The room id.
+    pub id: String,
+    /// The game.
+    pub variant: Variant,
+    /// How it is played.
+    pub mode: Mode,
+    /// The computer's level (computer rooms), else 0.
+    pub level: u8,
+    /// The house rules.
+    pub settings: RoomSettings,
+    /// The start position (SFEN/FEN), or the usual start.
+    pub start: String,
+    /// When it was made (unix milliseconds).
+    pub created_at: i64,
+    /// How long an away player's seat waits before the computer plays for it.
+    pub grace_ms: u64,
+    /// Time added to every clock for the network before a turn is lost.
+    pub lag_allowance_ms: u64,
+}
+
+/// One taken seat.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Seat {
+    /// The player's anonymous id.
+    pub player: String,
+    /// The display name.
+    pub name: String,
+    /// Whether the computer holds the seat.
+    pub computer: bool,
+}
+
+/// Whether a seated player is here, as the room's events tell it (the
+/// connections themselves are the room task's to count).
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Presence {
+    /// Here, or never gone.
+    #[default]
+    Here,
+    /// Gone: the computer takes over at this time (unix milliseconds).
+    Away {
+        /// When the grace period ends.
+        until: i64,
+    },
+    /// Gone, and the computer plays for them.
+    TakenOver,
+}
+
+/// Who takes a seat.
+#[derive(Clone, Debug)]
+pub struct Joiner {
+    /// The anonymous player id.
+    pub player: String,
+    /// The display name.
+    pub name: String,
+    /// The seat wanted, or `None` for any free one.
+    pub seat: Option<Side>,
+    /// The seat is the computer's.
+    pub computer: bool,
+}
+
+/// What a seated player asks the room to do.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Play a move (USI/ICCS).
+    Move(String),
+    /// Resign.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    Draw,
+    /// Claim (24-point) or declare (27-point) an impasse.
+    Impasse,
+    /// Ask for (or agree to) another game in the room once this one is over.
+    Rematch,
+}
+
+/// What may change a room. Who sends it was checked before: `seats` are the
+/// seats the sender's token holds.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Take a seat.
+    Join(Joiner),
+    /// A player holding `seats` acts.
+    Act {
+        /// The seats the sender holds.
+        seats: Vec<Side>,
+        /// What they do.
+        action: Action,
+    },
+    /// The players holding `seats` take a new display name.
+    Rename {
+        /// The seats to rename.
+        seats: Vec<Side>,
+        /// The new name.
+        name: String,
+    },
+    /// The last connection of a seat closed.
+    Leave(Side),
+    /// A seat has a connection again.
+    Return(Side),
+    /// Time passed: a clock may have run out, a grace period ended.
+    Tick,
+    /// The computer's choice for the side to move after `ply` moves.
+    ComputerMove {
+        /// The number of moves played when it was asked.
+        ply: usize,
+        /// Its move.
+        mv: AnyMove,
+    },
+}
+
+/// Why a command changes nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The sender holds no seat of this room.
+    #[error("the token holds no seat in this room")]
+    NotSeated,
+    /// Not the sender's turn.
+    #[error("not your turn")]
+    NotYourTurn,
+    /// Both seats (or the one asked for) are taken.
+    #[error("no seat is free in this room")]
+    NoFreeSeat,
+    /// The game is not being played (waiting for a player, or over).
+    #[error("{0}")]
+    NotPlaying(&'static str),
+    /// The move text is not a move, or the move breaks a rule.
+    #[error("{0}")]
+    Move(#[from] PlayError),
+    /// An impasse claim the rules refuse.
+    #[error("{0}")]
+    Impasse(#[from] ImpasseError),
+    /// The computer answered a position that is gone.
+    #[error("the computer's move is for an earlier position")]
+    Stale,
+}
+
+/// A room: its game, seats, offers and clock.
+#[derive(Clone, Debug)]
+pub struct Room {
+    setup: RoomSetup,
+    game: AnyGame,
+    seats: [Option<Seat>; 2],
+    presence: [Presence; 2],
+    draw_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    game_number: u32,
+    swapped: bool,
+    clock: Clock,
+    last_seq: u64,
+}
+
+impl Room {
+    /// A new room, no seat taken.
+    ///
+    /// # Errors
+    /// The start position or a setting does not fit the game.
+    pub fn new(setup: RoomSetup) -> Result<Room, rules::SetupError> {
+        let game = AnyGame::new(setup.variant, Some(&setup.start), &setup.settings.rules)?;
+        let ms = |seconds: u32| u64::from(seconds) * 1000;
+        let clock = Clock::new(
+            ms(setup.settings.main_time),
+            ms(setup.settings.time_per_move),
+        );
+        Ok(Room {
+            setup,
+            game,
+            seats: [None, None],
+            presence: [Presence::Here; 2],
+            draw_offer: None,
+            rematch_offer: None,
+            game_number: 1,
+            swapped: false,
+            clock,
+            last_seq: 0,
+        })
+    }
+
+    /// The room after its stored log, started at `now` again: each entry is
+    /// read by `read` in the game as it stands before it (a move is read on
+    /// its board), then applied; the side to move's turn begins afresh, so
+    /// the time the room was not running costs nobody.
+    ///
+    /// # Errors
+    /// The first error of `read`.
+    pub fn recover<T, E>(
+        mut self,
+        log: impl IntoIterator<Item = T>,
+        mut read: impl FnMut(&AnyGame, T) -> Result<Event, E>,
+        now: i64,
+    ) -> Result<Room, E> {
+        for entry in log {
+            let event = read(&self.game, entry)?;
+            self.apply(&event);
+        }
+        self.clock.start_turn(now);
+        Ok(self)
+    }
+
+    /// The events `command` causes at `now`, numbered after the last; none
+    /// when it changes nothing. The room itself does not change.
+    ///
+    /// # Errors
+    /// Why the command is refused.
+    pub fn decide(&self, command: &Command, now: i64) -> Result<Vec<Event>, Refusal> {
+        let kinds = match command {
+            Command::Join(joiner) => vec![self.join(joiner)?],
+            Command::Act { seats, action } => self.act(seats, action)?,
+            Command::Rename { seats, name } => {
+                if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
+                    return Err(Refusal::NotSeated);
+                }
+                seats
+                    .iter()
+                    .map(|&seat| EventKind::Renamed {
+                        seat,
+                        name: name.clone(),
+                    })
+                    .collect()
+            }
+            Command::Leave(seat) => self.leave(*seat),
+            Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
+            Command::Tick => self.tick(now),
+            Command::ComputerMove { ply, mv } => {
+                if *ply != self.game.ply() || !self.computer_to_move() {
+                    return Err(Refusal::Stale);
+                }
+                self.play(*mv, true)?
+            }
+        };
+        Ok(self.number(kinds, now))
+    }
+
+    /// Changes the room by one event: the one place it changes.
+    pub fn apply(&mut self, event: &Event) {
+        self.last_seq = event.seq;
+        match &event.kind {
+            EventKind::Seated {
+                seat,
+                player,
+                name,
+                computer,
+            } => {
+                self.seats[seat.index()] = Some(Seat {
+                    player: player.clone(),
+                    name: name.clone(),
+                    computer: *computer,
+                });
+                // Play, and the clock, begin when the last seat is taken.
+                self.clock.start_turn(event.at);
+            }
+            EventKind::Move { side, mv, .. } => {
+                self.clock.moved(*side, event.at);
+                // Decided legal before it was stored; a stored move the rules
+                // refuse now is caught when the log is read.
+                let _ = self.game.play(*mv);
+                self.draw_offer = None;
+            }
+            EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
+            EventKind::End { outcome, by } => match (outcome.reason, by) {
+                (EndReason::Resignation, Some(side)) => self.game.resign(*side),
+                (EndReason::Timeout, Some(side)) => self.game.time_out(*side),
+                (EndReason::Agreement, _) => self.game.agree_draw(),
+                (EndReason::Impasse, Some(side)) => {
+                    let _ = self.game.claim_impasse(*side);
+                }
+                // Every other end followed from the moves already.
+                _ => {}
+            },
+            EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
+            EventKind::NewGame { game, swapped } => {
+                self.game = self.fresh_game();
+                self.clock.reset(event.at);
+                self.game_number = *game;
+                self.swapped = *swapped;
+                self.draw_offer = None;
+                self.rematch_offer = None;
+            }
+            EventKind::Away { seat, grace_ms } => {
+                let grace = i64::try_from(*grace_ms).unwrap_or(i64::MAX);
+                self.presence[seat.index()] = Presence::Away {
+                    until: event.at.saturating_add(grace),
+                };
+            }
+            EventKind::Takeover { seat } => self.presence[seat.index()] = Presence::TakenOver,
+            EventKind::Back { seat } => self.presence[seat.index()] = Presence::Here,
+            EventKind::Renamed { seat, name } => {
+                if let Some(taken) = self.seats[seat.index()].as_mut() {
+                    taken.name.clone_from(name);
+                }
+            }
+        }
+    }
+
+    /// The next time something happens by itself (a clock runs out, the lag
+    /// allowance included; a grace period ends), if anything will.
+    pub fn next_deadline(&self) -> Option<i64> {
+        if self.status() != RoomStatus::Playing {
+            return None;
+        }
+        let lag = i64::try_from(self.setup.lag_allowance_ms).unwrap_or(i64::MAX);
+        let clock = self
+            .clock_deadline()
+            .map(|deadline| deadline.saturating_add(lag));
+        let away = self.presence.iter().filter_map(|presence| match presence {
+            Presence::Away { until } => Some(*until),
+            _ => None,
+        });
+        clock.into_iter().chain(away).min()
+    }
+
+    /// Whether the computer chooses the side to move's move now.
+    pub fn computer_to_move(&self) -> bool {
+        let seat = self.seat_of(self.game.side_to_move());
+        self.status() == RoomStatus::Playing
+            && (self.seat(seat).is_some_and(|taken| taken.computer)
+                || self.presence[seat.index()] == Presence::TakenOver)
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> RoomStatus {
+        if self.game.outcome().is_some() {
+            RoomStatus::Finished
+        } else if self.seats.iter().any(Option::is_none) {
+            RoomStatus::Waiting
+        } else {
+            RoomStatus::Playing
+        }
+    }
+
+    /// What the room is.
+    pub fn setup(&self) -> &RoomSetup {
+        &self.setup
+    }
+
+    /// The game being played (or the last one, once over).
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Who holds a seat.
+    pub fn seat(&self, seat: Side) -> Option<&Seat> {
+        self.seats[seat.index()].as_ref()
+    }
+
+    /// Whether a seat's player is here, as the events tell it.
+    pub fn presence(&self, seat: Side) -> Presence {
+        self.presence[seat.index()]
+    }
+
+    /// The side that offered a draw.
+    pub fn draw_offer(&self) -> Option<Side> {
+        self.draw_offer
+    }
+
+    /// The seat that asked for a rematch.
+    pub fn rematch_offer(&self) -> Option<Side> {
+        self.rematch_offer
+    }
+
+    /// 1 for the room's first game, 2 after a rematch ...
+    pub fn game_number(&self) -> u32 {
+        self.game_number
+    }
+
+    /// The number of the last event.
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// When the side to move loses on time (the lag allowance not counted),
+    /// while a game with a clock is played.
+    pub fn clock_deadline(&self) -> Option<i64> {
+        (self.clock.is_set() && self.status() == RoomStatus::Playing)
+            .then(|| self.clock.deadline(self.game.side_to_move()))
+    }
+
+    /// The side a seat plays in the current game.
+    pub fn side_of(&self, seat: Side) -> Side {
+        if self.swapped { seat.opponent() } else { seat }
+    }
+
+    /// The seat that plays a side in the current game.
+    pub fn seat_of(&self, side: Side) -> Side {
+        self.side_of(side)
+    }
+
+    fn number(&self, kinds: Vec<EventKind>, now: i64) -> Vec<Event> {
+        (self.last_seq + 1..)
+            .zip(kinds)
+            .map(|(seq, kind)| Event { seq, at: now, kind })
+            .collect()
+    }
+
+    fn join(&self, joiner: &Joiner) -> Result<EventKind, Refusal> {
+        let free = |seat: &Side| self.seat(*seat).is_none();
+        let seat = match joiner.seat {
+            Some(seat) if free(&seat) => seat,
+            Some(_) => return Err(Refusal::NoFreeSeat),
+            None => [Side::First, Side::Second]
+                .into_iter()
+                .find(free)
+                .ok_or(Refusal::NoFreeSeat)?,
+        };
+        Ok(EventKind::Seated {
+            seat,
+            player: joiner.player.clone(),
+            name: joiner.name.clone(),
+            computer: joiner.computer,
+        })
+    }
+
+    fn act(&self, seats: &[Side], action: &Action) -> Result<Vec<EventKind>, Refusal> {
+        if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
+            return Err(Refusal::NotSeated);
+        }
+        if let Action::Rematch = action {
+            return self.rematch(seats[0]);
+        }
+        let side = self.acting_side(seats, action)?;
+        let mut events: Vec<EventKind> = self.come_back(self.seat_of(side)).into_iter().collect();
+        events.extend(match action {
+            Action::Move(text) => {
+                let mv = self.game.parse_move(text).map_err(PlayError::Parse)?;
+                self.play(mv, false)?
+            }
+            Action::Resign => vec![self.end(Outcome::loss(side, EndReason::Resignation), side)],
+            Action::Draw if self.draw_offer == Some(side.opponent()) => {
+                vec![EventKind::End {
+                    outcome: Outcome::draw(EndReason::Agreement),
+                    by: None,
+                }]
+            }
+            Action::Draw if self.draw_offer == Some(side) => Vec::new(),
+            Action::Draw => vec![EventKind::DrawOffered { side }],
+            Action::Impasse => {
+                let mut next = self.game.clone();
+                let outcome = next.claim_impasse(side)?;
+                vec![self.end(outcome, side)]
+            }
+            Action::Rematch => Vec::new(),
+        });
+        Ok(events)
+    }
+
+    /// The side a player holding `seats` acts for: for a move, the side to
+    /// move; any other act may come on either turn, and a token holding both
+    /// seats (a local room) acts for the side to move.
+    fn acting_side(&self, seats: &[Side], action: &Action) -> Result<Side, Refusal> {
+        match self.status() {
+            RoomStatus::Finished => return Err(Refusal::NotPlaying("the game is over")),
+            RoomStatus::Waiting => {
+                return Err(Refusal::NotPlaying(
+                    "the game has not started: a seat is free",
+                ));
+            }
+            RoomStatus::Playing => {}
+        }
+        let to_move = self.game.side_to_move();
+        if seats.contains(&self.seat_of(to_move)) {
+            Ok(to_move)
+        } else if let Action::Move(_) = action {
+            Err(Refusal::NotYourTurn)
+        } else {
+            Ok(self.side_of(seats[0]))
+        }
+    }
+
+    fn end(&self, outcome: Outcome, by: Side) -> EventKind {
+        EventKind::End {
+            outcome,
+            by: Some(by),
+        }
+    }
+
+    /// A move for the side to move, and the end it brings: on a shogi
+    /// repetition draw (千日手, sennichite) the game is replayed at once
+    /// with the sides swapped.
+    fn play(&self, mv: AnyMove, computer: bool) -> Result<Vec<EventKind>, Refusal> {
+        let mut next = self.game.clone();
+        let outcome = next.play(mv)?;
+        let mut events = vec![EventKind::Move {
+            ply: self.game.ply() + 1,
+            side: self.game.side_to_move(),
+            mv,
+            computer,
+        }];
+        if let Some(outcome) = outcome {
+            events.push(EventKind::End { outcome, by: None });
+            if outcome.reason == EndReason::Repetition
+                && outcome.winner.is_none()
+                && self.setup.variant.is_shogi_family()
+            {
+                events.push(self.new_game(true));
+            }
+        }
+        Ok(events)
+    }
+
+    /// `seat` asks for another game: it starts when the other seat asked too
+    /// (at once in local and computer rooms).
+    fn rematch(&self, seat: Side) -> Result<Vec<EventKind>, Refusal> {
+        if self.game.outcome().is_none() {
+            return Err(Refusal::NotPlaying(
+                "a rematch is asked for once the game is over",
+            ));
+        }
+        let agreed = self.setup.mode != Mode::Online || self.rematch_offer == Some(seat.opponent());
+        Ok(if agreed {
+            vec![self.new_game(self.setup.settings.swap_first_player)]
+        } else if self.rematch_offer == Some(seat) {
+            Vec::new()
+        } else {
+            vec![EventKind::RematchOffered { seat }]
+        })
+    }
+
+    fn new_game(&self, swap: bool) -> EventKind {
+        EventKind::NewGame {
+            game: self.game_number + 1,
+            swapped: self.swapped ^ swap,
+        }
+    }
+
+    /// A seated player of an online game in play lost their last connection.
+    fn leave(&self, seat: Side) -> Vec<EventKind> {
+        let goes_away = self.setup.mode == Mode::Online
+            && self.status() == RoomStatus::Playing
+            && self.seat(seat).is_some()
+            && self.presence(seat) == Presence::Here;
+        if goes_away {
+            vec![EventKind::Away {
+                seat,
+                grace_ms: self.setup.grace_ms,
+            }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A seat is connected or acting again: the computer stops playing for it.
+    fn come_back(&self, seat: Side) -> Option<EventKind> {
+        (self.presence(seat) != Presence::Here).then_some(EventKind::Back { seat })
+    }
+
+    /// What time brings at `now`: a loss on time, or the computer taking
+    /// over for players whose grace period ended.
+    fn tick(&self, now: i64) -> Vec<EventKind> {
+        if self.status() != RoomStatus::Playing {
+            return Vec::new();
+        }
+        let lag = i64::try_from(self.setup.lag_allowance_ms).unwrap_or(i64::MAX);
+        if self
+            .clock_deadline()
+            .is_some_and(|deadline| deadline.saturating_add(lag) <= now)
+        {
+            let loser = self.game.side_to_move();
+            return vec![self.end(Outcome::loss(loser, EndReason::Timeout), loser)];
+        }
+        [Side::First, Side::Second]
+            .into_iter()
+            .filter(|&seat| matches!(self.presence(seat), Presence::Away { until } if until <= now))
+            .map(|seat| EventKind::Takeover { seat })
+            .collect()
+    }
+
+    /// The room's start position again, for a new game.
+    fn fresh_game(&self) -> AnyGame {
+        AnyGame::new(
+            self.setup.variant,
+            Some(&self.setup.start),
+            &self.setup.settings.rules,
+        )
+        // The start was checked when the room was made; keep the old game's start.
+        .unwrap_or_else(|_| {
+            AnyGame::from_position(self.game.position(), self.setup.settings.rules.clone())
+        })
+    }
+}

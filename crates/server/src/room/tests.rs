@@ -1,0 +1,499 @@
+//! The room's core without a database or a socket: every command's
+//! refusals, and the property that replaying a room's event log (through
+//! its JSON, as the store keeps it) rebuilds exactly the live room.
+
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rules::{AnyGame, Side, Variant};
+
+use super::*;
+use crate::event::EventJson;
+
+fn setup(variant: Variant, mode: Mode, settings: RoomSettings) -> RoomSetup {
+    let start = AnyGame::new(variant, None, &settings.rules)
+        .unwrap()
+        .start_text();
+    RoomSetup {
+        id: "room".to_owned(),
+        variant,
+        mode,
+        level: u8::from(mode == Mode::Computer),
+        settings,
+        start,
+        created_at: 0,
+        grace_ms: 20_000,
+        lag_allowance_ms: 500,
+    }
+}
+
+fn joiner(player: &str, seat: Option<Side>, computer: bool) -> Joiner {
+    Joiner {
+        player: player.to_owned(),
+        name: player.to_owned(),
+        seat,
+        computer,
+    }
+}
+
+/// Decides and applies `command` at `now`, returning the events.
+fn run(room: &mut Room, command: Command, now: i64) -> Result<Vec<Event>, Refusal> {
+    let events = room.decide(&command, now)?;
+    for event in &events {
+        room.apply(event);
+    }
+    Ok(events)
+}
+
+/// An online shogi room with both seats taken at time 0.
+fn playing(variant: Variant, settings: RoomSettings) -> Room {
+    let mut room = Room::new(setup(variant, Mode::Online, settings)).unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Join(joiner("bob", None, false)), 0).unwrap();
+    room
+}
+
+fn act(seats: &[Side], action: Action) -> Command {
+    Command::Act {
+        seats: seats.to_vec(),
+        action,
+    }
+}
+
+fn play(text: &str) -> Action {
+    Action::Move(text.to_owned())
+}
+
+#[test]
+fn seats_are_taken_once_and_the_game_starts_with_the_second() {
+    let mut room = Room::new(setup(Variant::Shogi, Mode::Online, RoomSettings::default())).unwrap();
+    assert_eq!(room.status(), RoomStatus::Waiting);
+    let events = run(
+        &mut room,
+        Command::Join(joiner("ann", Some(Side::Second), false)),
+        5,
+    )
+    .unwrap();
+    assert_eq!(events[0].seq, 1);
+    assert!(matches!(
+        room.decide(&Command::Join(joiner("bob", Some(Side::Second), false)), 6),
+        Err(Refusal::NoFreeSeat)
+    ));
+    // Deciding changes nothing: the seat the refused join asked for is still Ann's.
+    assert_eq!(room.seat(Side::Second).unwrap().player, "ann");
+    assert!(room.seat(Side::First).is_none());
+    run(&mut room, Command::Join(joiner("bob", None, false)), 7).unwrap();
+    assert_eq!(room.seat(Side::First).unwrap().player, "bob");
+    assert_eq!(room.status(), RoomStatus::Playing);
+    assert!(matches!(
+        room.decide(&Command::Join(joiner("cat", None, false)), 8),
+        Err(Refusal::NoFreeSeat)
+    ));
+}
+
+#[test]
+fn acts_are_refused_for_the_unseated_the_waiting_and_the_wrong_turn() {
+    let mut room = Room::new(setup(
+        Variant::Xiangqi,
+        Mode::Online,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    assert!(matches!(
+        room.decide(&act(&[Side::Second], play("h2e2")), 1),
+        Err(Refusal::NotSeated)
+    ));
+    assert!(matches!(
+        room.decide(&act(&[], Action::Resign), 1),
+        Err(Refusal::NotSeated)
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::First], play("h2e2")), 1),
+        Err(Refusal::NotPlaying(_))
+    ));
+    run(&mut room, Command::Join(joiner("bob", None, false)), 0).unwrap();
+    assert!(matches!(
+        room.decide(&act(&[Side::Second], play("h7e7")), 1),
+        Err(Refusal::NotYourTurn)
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::First], play("a0a5")), 1),
+        Err(Refusal::Move(rules::PlayError::Illegal { .. }))
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::First], play("z9")), 1),
+        Err(Refusal::Move(rules::PlayError::Parse(_)))
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Impasse), 1),
+        Err(Refusal::Impasse(_))
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Rematch), 1),
+        Err(Refusal::NotPlaying(_))
+    ));
+    // Resigning may come on the opponent's turn.
+    let events = run(&mut room, act(&[Side::Second], Action::Resign), 2).unwrap();
+    assert!(matches!(
+        events[0].kind,
+        EventKind::End {
+            by: Some(Side::Second),
+            ..
+        }
+    ));
+    assert_eq!(room.status(), RoomStatus::Finished);
+    assert!(matches!(
+        room.decide(&act(&[Side::First], play("h2e2")), 3),
+        Err(Refusal::NotPlaying(_))
+    ));
+    assert!(matches!(
+        room.decide(
+            &Command::Rename {
+                seats: vec![],
+                name: "x".to_owned()
+            },
+            3
+        ),
+        Err(Refusal::NotSeated)
+    ));
+}
+
+#[test]
+fn draws_and_rematches_need_both_sides_online() {
+    let mut room = playing(Variant::Minishogi, RoomSettings::default());
+    let offered = run(&mut room, act(&[Side::First], Action::Draw), 1).unwrap();
+    assert!(matches!(
+        offered[0].kind,
+        EventKind::DrawOffered { side: Side::First }
+    ));
+    // Offering again changes nothing.
+    assert!(
+        run(&mut room, act(&[Side::First], Action::Draw), 2)
+            .unwrap()
+            .is_empty()
+    );
+    let agreed = run(&mut room, act(&[Side::Second], Action::Draw), 3).unwrap();
+    assert!(matches!(agreed[0].kind, EventKind::End { by: None, .. }));
+    let asked = run(&mut room, act(&[Side::Second], Action::Rematch), 4).unwrap();
+    assert!(matches!(
+        asked[0].kind,
+        EventKind::RematchOffered { seat: Side::Second }
+    ));
+    let started = run(&mut room, act(&[Side::First], Action::Rematch), 5).unwrap();
+    assert!(matches!(
+        started[0].kind,
+        EventKind::NewGame {
+            game: 2,
+            swapped: true
+        }
+    ));
+    // The seats swapped sides: the first seat now plays second.
+    assert_eq!(room.side_of(Side::First), Side::Second);
+    assert_eq!(room.status(), RoomStatus::Playing);
+    assert_eq!(room.draw_offer(), None);
+}
+
+#[test]
+fn a_shogi_repetition_draw_is_replayed_at_once_with_the_sides_swapped() {
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    let mut events = Vec::new();
+    for (ply, mv) in cycle.iter().cycle().take(12).enumerate() {
+        let seat = if ply % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        events = run(&mut room, act(&[seat], play(mv)), 10 * ply as i64).unwrap();
+    }
+    let kinds: Vec<&str> = events.iter().map(|event| event.kind.name()).collect();
+    assert_eq!(kinds, ["move", "end", "new_game"]);
+    assert_eq!(room.game_number(), 2);
+    assert_eq!(room.game().ply(), 0);
+    assert_eq!(room.side_of(Side::First), Side::Second);
+}
+
+#[test]
+fn the_clock_runs_out_only_after_the_lag_allowance_and_a_stale_computer_move_is_refused() {
+    let settings = RoomSettings {
+        time_per_move: 10,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Shogi, settings);
+    assert_eq!(room.clock_deadline(), Some(10_000));
+    assert_eq!(room.next_deadline(), Some(10_500));
+    assert!(run(&mut room, Command::Tick, 10_499).unwrap().is_empty());
+    let events = run(&mut room, Command::Tick, 10_500).unwrap();
+    assert!(matches!(
+        events[0].kind,
+        EventKind::End {
+            by: Some(Side::First),
+            ..
+        }
+    ));
+    assert_eq!(room.next_deadline(), None);
+    let mv = room.game().parse_move("7g7f").unwrap();
+    assert!(matches!(
+        room.decide(&Command::ComputerMove { ply: 0, mv }, 11_000),
+        Err(Refusal::Stale)
+    ));
+}
+
+#[test]
+fn an_away_player_is_taken_over_after_the_grace_period_and_comes_back() {
+    let mut room = playing(Variant::Annan, RoomSettings::default());
+    let away = run(&mut room, Command::Leave(Side::First), 1_000).unwrap();
+    assert!(matches!(
+        away[0].kind,
+        EventKind::Away {
+            seat: Side::First,
+            grace_ms: 20_000
+        }
+    ));
+    assert!(
+        run(&mut room, Command::Leave(Side::First), 2_000)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(room.next_deadline(), Some(21_000));
+    assert!(!room.computer_to_move());
+    let taken = run(&mut room, Command::Tick, 21_000).unwrap();
+    assert!(matches!(
+        taken[0].kind,
+        EventKind::Takeover { seat: Side::First }
+    ));
+    assert!(room.computer_to_move());
+    let mv = room.game().parse_move("7g7f").unwrap();
+    let moved = run(&mut room, Command::ComputerMove { ply: 0, mv }, 21_100).unwrap();
+    assert!(matches!(
+        moved[0].kind,
+        EventKind::Move { computer: true, .. }
+    ));
+    // Acting brings the player back before the act.
+    let resigned = run(&mut room, act(&[Side::First], Action::Resign), 22_000).unwrap();
+    let kinds: Vec<&str> = resigned.iter().map(|event| event.kind.name()).collect();
+    assert_eq!(kinds, ["back", "end"]);
+    assert_eq!(room.presence(Side::First), Presence::Here);
+}
+
+#[test]
+fn recovery_starts_the_side_to_moves_turn_afresh() {
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    let mut live = playing(Variant::Xiangqi, settings.clone());
+    let log = run(&mut live, act(&[Side::First], play("h2e2")), 5_000).unwrap();
+    let mut all = Vec::new();
+    let mut fresh = Room::new(setup(Variant::Xiangqi, Mode::Online, settings)).unwrap();
+    for command in [
+        Command::Join(joiner("ann", None, false)),
+        Command::Join(joiner("bob", None, false)),
+    ] {
+        all.extend(run(&mut fresh, command, 0).unwrap());
+    }
+    all.extend(log);
+    let recovered = Room::new(fresh.setup().clone())
+        .unwrap()
+        .recover(all, |_, event| Ok::<_, ()>(event), 100_000)
+        .unwrap();
+    assert_eq!(recovered.game().moves_text(), ["h2e2"]);
+    assert_eq!(recovered.clock_deadline(), Some(130_000));
+    assert_eq!(live.clock_deadline(), Some(35_000));
+}
+
+/// Plays a random room: joins, moves (legal, illegal, out of turn), offers,
+/// resignations, impasse claims, rematches, renames, departures and returns,
+/// clocks running out and the computer's moves. Returns the room and its log.
+fn random_room(seed: u64) -> (Room, Vec<Event>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let variant = Variant::ALL[rng.random_range(0..4)];
+    let mode = [Mode::Online, Mode::Local, Mode::Computer][rng.random_range(0..3)];
+    let mut settings = RoomSettings {
+        time_per_move: [0, 5, 30][rng.random_range(0..3)],
+        main_time: [0, 10][rng.random_range(0..2)],
+        swap_first_player: rng.random_bool(0.5),
+        ..RoomSettings::default()
+    };
+    settings.rules.illegal_move_loses = rng.random_bool(0.3);
+    settings.rules.move_limit = [0, 30][rng.random_range(0..2)];
+    let mut room = Room::new(setup(variant, mode, settings)).unwrap();
+    let mut log = Vec::new();
+    let mut now = 0_i64;
+    for _ in 0..160 {
+        now += rng.random_range(0..4_000);
+        let seat = if rng.random_bool(0.5) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let command = match room.status() {
+            RoomStatus::Waiting => {
+                let computer = mode == Mode::Computer && room.seat(Side::First).is_some();
+                let wanted = rng.random_bool(0.3).then_some(seat);
+                Command::Join(joiner(
+                    if computer { "computer" } else { "p" },
+                    wanted,
+                    computer,
+                ))
+            }
+            RoomStatus::Finished => match rng.random_range(0..4) {
+                0 => Command::Rename {
+                    seats: vec![seat],
+                    name: format!("n{now}"),
+                },
+                1 => Command::Tick,
+                _ => act(&[seat], Action::Rematch),
+            },
+            RoomStatus::Playing => {
+                let to_move = room.seat_of(room.game().side_to_move());
+                let legal = room.game().position().legal_moves();
+                match rng.random_range(0..100) {
+                    0..=69 => {
+                        let mv = legal[rng.random_range(0..legal.len())].to_string();
+                        act(&[to_move], Action::Move(mv))
+                    }
+                    70..=73 => act(&[to_move.opponent()], play(&legal[0].to_string())),
+                    74..=76 => {
+                        // A move of the other game's shape, a pawn dropped
+                        // beside another (nifu), or one off the board's rules.
+                        let text = match rng.random_range(0..3) {
+                            0 => nifu(room.game()).unwrap_or_else(|| "5e5a".to_owned()),
+                            1 => "a0a9".to_owned(),
+                            _ => "9a9b+".to_owned(),
+                        };
+                        act(&[to_move], Action::Move(text))
+                    }
+                    77 => act(&[seat], Action::Resign),
+                    78..=81 => act(&[seat], Action::Draw),
+                    82 => act(&[seat], Action::Impasse),
+                    83..=85 => Command::Leave(seat),
+                    86..=88 => Command::Return(seat),
+                    89..=91 => {
+                        now += rng.random_range(0..60_000);
+                        Command::Tick
+                    }
+                    92..=95 => {
+                        let mv = legal[rng.random_range(0..legal.len())];
+                        let ply = room
+                            .game()
+                            .ply()
+                            .saturating_sub(usize::from(rng.random_bool(0.2)));
+                        Command::ComputerMove { ply, mv }
+                    }
+                    _ => Command::Rename {
+                        seats: vec![seat],
+                        name: format!("n{now}"),
+                    },
+                }
+            }
+        };
+        if let Ok(events) = run(&mut room, command, now) {
+            log.extend(events);
+        }
+    }
+    (room, log)
+}
+
+/// A pawn drop on a file where the mover has a pawn, if it has one in hand.
+fn nifu(game: &AnyGame) -> Option<String> {
+    (1..=9)
+        .flat_map(|file| ('a'..='i').map(move |rank| format!("P*{file}{rank}")))
+        .find(|text| {
+            matches!(
+                game.clone().play_text(text),
+                Err(rules::PlayError::Illegal {
+                    reason: rules::IllegalMove::DoublePawn,
+                    ..
+                }) | Ok(Some(rules::Outcome {
+                    reason: rules::EndReason::IllegalMove(rules::IllegalMove::DoublePawn),
+                    ..
+                }))
+            )
+        })
+}
+
+/// What a client or the task could see of a room at `now`.
+fn seen(room: &Room, now: i64) -> (serde_json::Value, Option<i64>, bool, [Presence; 2]) {
+    let connections = Connections {
+        seats: [1, 0],
+        spectators: 2,
+    };
+    (
+        serde_json::to_value(room.view(&connections, now)).unwrap(),
+        room.next_deadline(),
+        room.computer_to_move(),
+        [room.presence(Side::First), room.presence(Side::Second)],
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn replaying_the_stored_log_rebuilds_the_live_room(seed in any::<u64>()) {
+        let (live, log) = random_room(seed);
+        let mut replayed = Room::new(live.setup().clone()).unwrap();
+        for (expected_seq, event) in (1..).zip(&log) {
+            prop_assert_eq!(event.seq, expected_seq);
+            // Through the JSON the store keeps, read in the game as it stands.
+            let stored = serde_json::to_string(&EventJson::from(event)).unwrap();
+            let read: EventJson = serde_json::from_str(&stored).unwrap();
+            let read = read.into_event(replayed.game()).unwrap();
+            prop_assert_eq!(&read, event);
+            replayed.apply(&read);
+        }
+        let now = log.last().map_or(0, |event| event.at) + 1_234;
+        prop_assert_eq!(seen(&replayed, now), seen(&live, now));
+        prop_assert_eq!(replayed.clock(), live.clock());
+    }
+}
+
+#[test]
+fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut ends = std::collections::BTreeSet::new();
+    let mut variants = std::collections::BTreeSet::new();
+    for seed in 0..64 {
+        let (room, log) = random_room(seed);
+        variants.insert(room.setup().variant.name());
+        for event in &log {
+            kinds.insert(event.kind.name());
+            match &event.kind {
+                EventKind::End { outcome, .. } => {
+                    ends.insert(outcome.reason.code());
+                }
+                EventKind::Move { computer: true, .. } => {
+                    kinds.insert("computer move");
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(variants.len(), 4, "{variants:?}");
+    for kind in [
+        "seated",
+        "move",
+        "computer move",
+        "draw_offered",
+        "end",
+        "rematch_offered",
+        "new_game",
+        "away",
+        "takeover",
+        "back",
+        "renamed",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
+    }
+    for end in [
+        "resignation",
+        "agreement",
+        "timeout",
+        "illegal-move",
+        "move-limit",
+    ] {
+        assert!(ends.contains(end), "no {end} in {ends:?}");
+    }
+}

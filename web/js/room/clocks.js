@@ -1,0 +1,45 @@
+// The seats' clocks, counting down between fetches of the room.
+
+/** @typedef {import("./state.js").RoomState} RoomState */
+
+/**
+ * Milliseconds as a clock shows them: h:mm:ss, m:ss, or tenths under ten seconds.
+ * @param {number} ms
+ */
+export function clockText(ms) {
+  const total = Math.max(0, ms);
+  if (total < 10000) return (Math.floor(total / 100) / 10).toFixed(1);
+  const seconds = Math.ceil(total / 1000);
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * Sets the `[data-clock]` of each side under `root` to the time left now: the
+ * running side's from the room's `remaining_ms` less the time since the
+ * fetch, the other's main time left (or its time per move once that is gone).
+ * @param {ParentNode} root
+ * @param {RoomState} state
+ */
+export function tickClocks(root, state) {
+  const { clocks, status } = state.room;
+  if (!clocks) return;
+  for (const side of /** @type {const} */ (["first", "second"])) {
+    const clock = root.querySelector(`[data-clock=${side}]`);
+    if (!clock) continue;
+    let ms;
+    let running = false;
+    if (clocks.running === side && clocks.remaining_ms !== null && status === "playing") {
+      ms = clocks.remaining_ms - (performance.now() - state.fetchedAt);
+      running = true;
+    } else {
+      const main = clocks.main_left_ms?.[side] ?? 0;
+      ms = main > 0 ? main : clocks.time_per_move * 1000;
+    }
+    clock.textContent = clockText(ms);
+    clock.classList.toggle("running", running);
+    clock.classList.toggle("low", running && ms < 10000);
+  }
+}

@@ -1,0 +1,213 @@
+// What the room page knows of its room: the latest room JSON with the latest
+// presence frame put in, the away countdowns the events tell of, this
+// device's seat and the socket's connection. No DOM: the controller feeds it
+// (the fetched room, the socket's frames) and the views read it.
+//
+// An event batch changes only the away countdowns here; the controller then
+// refetches the whole room and hands it to `setRoom`. `applyEvent` is the
+// place where an event will change the room itself once events carry what
+// changed.
+
+import { parsePosition } from "../position.js";
+
+/** @typedef {import("./types.js").Room} Room */
+/** @typedef {import("./types.js").RoomEvent} RoomEvent */
+/** @typedef {import("./types.js").PresenceFrame} PresenceFrame */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").SeatName} SeatName */
+/** @typedef {import("./types.js").Side} Side */
+/** @typedef {import("../position.js").Position} Position */
+/** @typedef {import("../storage.js").SeatToken} SeatToken */
+/** @typedef {"online" | "reconnecting"} Connection */
+
+/** Both seat names, in order. */
+const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
+
+/**
+ * @param {string} name
+ * @returns {name is SeatName}
+ */
+function isSeatName(name) {
+  return name === "first" || name === "second";
+}
+
+export class RoomState {
+  /**
+   * @param {Room} room the room as first fetched
+   * @param {SeatToken | null} seat this device's seat token, if it holds one
+   */
+  constructor(room, seat) {
+    /** @type {Room} */
+    this.room = room;
+    /** When `room` arrived (performance.now), for the clock countdown. */
+    this.fetchedAt = performance.now();
+    this.seat = seat;
+    /** @type {PresenceFrame | null} the latest presence frame of the socket now open */
+    this.presence = null;
+    /** @type {Partial<Record<SeatName, number>>} when each away seat's countdown ends (Date.now) */
+    this.awayUntil = {};
+    /** The event seq up to which events are old news (not announced). */
+    this.quietUntil = room.last_seq;
+    /** @type {Connection} */
+    this.connection = "reconnecting";
+  }
+
+  /**
+   * Takes a freshly fetched room JSON.
+   * @param {Room} room
+   * @returns {{ newGame: boolean, moved: boolean }} whether a new game began, and whether the move count changed
+   */
+  setRoom(room) {
+    const newGame = room.game !== this.room.game;
+    const moved = room.moves.length !== this.room.moves.length;
+    this.room = room;
+    this.fetchedAt = performance.now();
+    // The room sends a presence frame after every change, in order, so a
+    // fetched room is newer than the latest frame only while the next frame
+    // is on its way: every fetched room gets the latest frame too.
+    if (this.presence) this.putPresence(this.presence);
+    for (const name of SEAT_NAMES) {
+      if (!room.seats[name]?.away) delete this.awayUntil[name];
+    }
+    return { newGame, moved };
+  }
+
+  /**
+   * Who is connected now (sockets opening and closing are no events): the
+   * seats' `connected` and `away`, and the number of spectators.
+   * @param {PresenceFrame} frame
+   */
+  applyPresence(frame) {
+    this.presence = frame;
+    this.putPresence(frame);
+  }
+
+  /**
+   * Puts a presence frame into the room JSON.
+   * @param {PresenceFrame} frame
+   */
+  putPresence(frame) {
+    for (const name of SEAT_NAMES) {
+      const seat = this.room.seats[name];
+      const now = frame.seats?.[name];
+      if (!seat || !now) continue;
+      seat.connected = Boolean(now.connected);
+      seat.away = Boolean(now.away);
+      if (!seat.away) {
+        seat.taken_over = false;
+        delete this.awayUntil[name];
+      }
+    }
+    if (typeof frame.spectators === "number") this.room.spectators = frame.spectators;
+  }
+
+  /**
+   * Applies a batch of events from the socket.
+   * @param {RoomEvent[]} events
+   * @param {number} now Date.now() when the batch arrived
+   * @returns {RoomEvent[]} the fresh ones (newer than the room first fetched)
+   */
+  applyEvents(events, now) {
+    return events.filter((event) => this.applyEvent(event, now));
+  }
+
+  /**
+   * Applies one event; today only the away countdowns (the room comes from
+   * the refetch that follows a batch).
+   * @param {RoomEvent} event
+   * @param {number} now
+   * @returns {boolean} whether the event is fresh
+   */
+  applyEvent(event, now) {
+    const fresh = event.seq > this.quietUntil;
+    if (event.type === "away") {
+      // Old events count from when they happened, new ones from now.
+      this.awayUntil[event.seat] = (fresh ? now : event.at) + event.grace_ms;
+    } else if (event.type === "back" || event.type === "takeover") {
+      delete this.awayUntil[event.seat];
+    }
+    return fresh;
+  }
+
+  /**
+   * The socket's connection changed. A dropped socket's presence is stale;
+   * the next socket sends a fresh frame.
+   * @param {Connection} connection
+   */
+  setConnection(connection) {
+    this.connection = connection;
+    if (connection === "reconnecting") this.presence = null;
+  }
+
+  /**
+   * The seats the server says this device's token holds. None while a token
+   * is stored means the token is not this room's any more (a different
+   * database): this device only watches.
+   * @param {string[]} seats
+   * @returns {boolean} whether the seat was forgotten
+   */
+  confirmSeat(seats) {
+    if (!this.seat || seats.length > 0) return false;
+    this.seat = null;
+    return true;
+  }
+
+  /** @returns {SeatName[]} the seats this device holds */
+  heldSeats() {
+    return (this.seat?.seats ?? []).filter(isSeatName);
+  }
+
+  /**
+   * @param {string} name
+   * @returns {Seat | null} who sits in seat `name`
+   */
+  seatNamed(name) {
+    return isSeatName(name) ? this.room.seats[name] : null;
+  }
+
+  /**
+   * @param {Side} side
+   * @returns {SeatName} the seat playing `side` in this game (a free seat's
+   *   name when nobody plays it yet)
+   */
+  seatPlaying(side) {
+    return SEAT_NAMES.find((name) => this.room.seats[name]?.side === side)
+      ?? (this.room.seats.first ? "second" : "first");
+  }
+
+  /** @returns {Side[]} the sides this device plays in the current game */
+  mySides() {
+    return this.heldSeats()
+      .map((name) => this.room.seats[name]?.side)
+      .filter((side) => side === "first" || side === "second");
+  }
+
+  /** @returns {Side} the side drawn at the bottom */
+  orientation() {
+    const sides = this.mySides();
+    return sides.length === 1 ? sides[0] : "first";
+  }
+
+  /** @returns {boolean} whether this device is to move in the live position */
+  isMyTurn() {
+    return this.room.status === "playing" && this.mySides().includes(this.room.side_to_move);
+  }
+
+  /** @returns {Position} the live position */
+  livePosition() {
+    return parsePosition(this.room.variant, this.room.position);
+  }
+
+  /**
+   * The legal destinations of a selection, from the server's legal moves.
+   * @param {string} selection a square, or "hand:<code>"
+   * @returns {string[]}
+   */
+  targets(selection) {
+    const moves = this.room.legal_moves;
+    const found = selection.startsWith("hand:")
+      ? moves.filter((m) => m.startsWith(`${selection.slice(5)}*`))
+      : moves.filter((m) => m[1] !== "*" && m.startsWith(selection));
+    return [...new Set(found.map((m) => m.slice(2, 4)))];
+  }
+}
