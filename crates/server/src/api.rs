@@ -160,7 +160,7 @@ pub(crate) struct CreatedRoom {
     invite_url: String,
     /// The creator's seat.
     #[schema(value_type = openapi::SideName)]
-    seat: &'static str,
+    seat: Side,
     /// Secret: send as `Authorization: Bearer`. In local mode it holds both seats.
     token: String,
     /// The player id (the one given, or a new one for the device to keep).
@@ -172,7 +172,7 @@ pub(crate) struct CreatedRoom {
 pub(crate) struct Seated {
     /// The seat taken.
     #[schema(value_type = openapi::SideName)]
-    seat: &'static str,
+    seat: Side,
     /// Secret: send as `Authorization: Bearer`.
     token: String,
     /// The player id (the one given, or a new one for the device to keep).
@@ -316,7 +316,7 @@ async fn create_room(
     let body = CreatedRoom {
         invite_url: invite_url(&state, &headers, &id),
         id,
-        seat: seat.name(),
+        seat,
         token,
         player,
     };
@@ -362,7 +362,7 @@ async fn join_room(
     let (seat, token) = room.join(joiner, None).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(Seated {
-        seat: seat.name(),
+        seat,
         token,
         player,
     }))
@@ -959,7 +959,7 @@ pub(crate) struct RenameSeat {
 pub(crate) struct SeatsRenamed {
     /// The seats renamed.
     #[schema(value_type = Vec<openapi::SideName>)]
-    seats: Vec<&'static str>,
+    seats: Vec<Side>,
     /// The name as kept (trimmed).
     name: String,
 }
@@ -1005,8 +1005,5 @@ async fn rename_seat(
     let token = token(&headers, None);
     let (seats, player) = room.rename(token, seat, name.clone()).await?;
     state.store.set_player_name(&player, &name).await?;
-    Ok(Json(SeatsRenamed {
-        seats: seats.iter().map(|side| side.name()).collect(),
-        name,
-    }))
+    Ok(Json(SeatsRenamed { seats, name }))
 }

@@ -163,7 +163,7 @@ impl RecordHeaders {
 pub(crate) struct ImportedRecord {
     /// The game.
     #[schema(value_type = openapi::VariantName)]
-    variant: &'static str,
+    variant: Variant,
     /// The start position, SFEN or FEN.
     start: String,
     /// The moves in USI or ICCS.
@@ -228,7 +228,7 @@ pub(crate) async fn import(
     }
     let record = Record::parse_with(&body, variant, &settings)?;
     Ok(Json(ImportedRecord {
-        variant: record.variant().name(),
+        variant: record.variant(),
         start: record.start().to_string(),
         moves: record.moves_text(),
         notation: notation_of(&record),

@@ -11,6 +11,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
+use rules::Side;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
@@ -85,7 +86,7 @@ pub(crate) enum SocketFrame {
     Welcome {
         /// The seats the socket's token holds (none for a spectator).
         #[schema(value_type = Vec<openapi::SideName>)]
-        seats: Vec<&'static str>,
+        seats: Vec<Side>,
         /// The `since` the socket started after.
         since: u64,
     },
@@ -245,12 +246,7 @@ async fn relay(
     let (mut sink, mut stream) = socket.split();
     let shutdown = state.shutdown_signal();
     let welcome = SocketFrame::Welcome {
-        seats: connection
-            .watch
-            .seats
-            .iter()
-            .map(|side| side.name())
-            .collect(),
+        seats: connection.watch.seats.clone(),
         since: connection.last,
     };
     if sink.send(text(&welcome)).await.is_err() {
