@@ -26,7 +26,7 @@ use crate::event::{EventJson, Frame};
 use crate::lobby::LobbyView;
 use crate::openapi::status;
 use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
-use crate::room_settings::{RoomSettings, SettingsView};
+use crate::room_settings::{RoomSettings, SettingsChoice};
 use crate::rooms::NewRoom;
 use crate::{AppState, ids, openapi, records, ws};
 
@@ -120,7 +120,7 @@ pub(crate) struct CreateRoom {
     level: Option<u8>,
     /// House rules; missing keys keep their defaults.
     #[serde(default)]
-    #[schema(value_type = Option<SettingsView>)]
+    #[schema(value_type = Option<SettingsChoice>)]
     settings: Value,
     /// A start position: SFEN, FEN or a shogi handicap name (for replays and studies).
     #[serde(default)]

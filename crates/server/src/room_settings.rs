@@ -172,111 +172,11 @@ impl From<&RoomSettings> for SettingsView {
     }
 }
 
-/// The `Settings` schema: the keys [`SettingsView`] writes and
-/// [`RoomSettings::from_json`] reads, their values and defaults.
+/// The `Settings` schema: the keys [`SettingsView`] writes, every one of
+/// them, with their values and defaults.
 impl PartialSchema for SettingsView {
     fn schema() -> RefOr<Schema> {
-        let defaults = RoomSettings::default().to_json();
-        let seconds = |max: u32, description: &str| {
-            ObjectBuilder::new()
-                .schema_type(Type::Integer)
-                .minimum(Some(0))
-                .maximum(Some(max))
-                .description(Some(description))
-        };
-        let boolean = |description: &str| {
-            ObjectBuilder::new()
-                .schema_type(Type::Boolean)
-                .description(Some(description))
-        };
-        let one_of = |names: Vec<&'static str>, description: &str| {
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .enum_values(Some(names))
-                .description(Some(description))
-        };
-        let properties = [
-            (
-                "time_per_move",
-                seconds(
-                    MAX_TIME_PER_MOVE,
-                    "Seconds per move (0 = none); after main_time is used up, the byoyomi period.",
-                ),
-            ),
-            (
-                "main_time",
-                seconds(
-                    MAX_MAIN_TIME,
-                    "Seconds each player has for the whole game before time_per_move applies \
-                     (0 = none).",
-                ),
-            ),
-            (
-                "swap_first_player",
-                boolean("Who moves first changes after each game (rematch)."),
-            ),
-            (
-                "show_targets",
-                boolean("The browser shows the selected piece's targets."),
-            ),
-            (
-                "rated",
-                boolean("The game changes both players' Glicko-2 ratings."),
-            ),
-            (
-                Impasse::KEY,
-                one_of(
-                    Impasse::ALL.iter().map(|v| v.name()).collect(),
-                    "How an impasse (jishogi) is decided in shogi and annan.",
-                ),
-            ),
-            (
-                AnnanSetup::KEY,
-                one_of(
-                    AnnanSetup::ALL.iter().map(|v| v.name()).collect(),
-                    "The start position of Annan Shogi.",
-                ),
-            ),
-            (
-                AnnanDeadPiece::KEY,
-                one_of(
-                    AnnanDeadPiece::ALL.iter().map(|v| v.name()).collect(),
-                    "When an unpromoted pawn, lance or knight may stand where its own movement \
-                     has no square to go (Annan Shogi).",
-                ),
-            ),
-            (
-                "move_limit",
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(0))
-                    .description(Some(
-                        "0 for none, else the number of plies after which the game is drawn.",
-                    )),
-            ),
-            (
-                "illegal_move_loses",
-                boolean("An illegal move loses instead of being refused."),
-            ),
-            (
-                Handicap::KEY,
-                one_of(
-                    Handicap::ALL.iter().map(|v| v.name()).collect(),
-                    "The pieces the stronger player (Gote, moving first) removes, in shogi.",
-                ),
-            ),
-        ];
-        let mut object = ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(
-                "House rules. A request may leave keys out (they keep their defaults); a room \
-                 shows every key.",
-            ))
-            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
-        for (key, property) in properties {
-            object = object.property(key, property.default(defaults.get(key).cloned()));
-        }
-        RefOr::T(Schema::Object(object.build()))
+        settings_schema("A room's house rules, every key present.", true)
     }
 }
 
@@ -284,6 +184,127 @@ impl ToSchema for SettingsView {
     fn name() -> std::borrow::Cow<'static, str> {
         "Settings".into()
     }
+}
+
+/// The `SettingsChoice` schema: the keys [`RoomSettings::from_json`] reads,
+/// any of them.
+pub(crate) enum SettingsChoice {}
+
+impl PartialSchema for SettingsChoice {
+    fn schema() -> RefOr<Schema> {
+        settings_schema(
+            "House rules for a new room; the keys left out keep their defaults.",
+            false,
+        )
+    }
+}
+
+impl ToSchema for SettingsChoice {}
+
+/// The settings' keys with their values and defaults; all of them required
+/// if `every_key`.
+fn settings_schema(description: &str, every_key: bool) -> RefOr<Schema> {
+    let defaults = RoomSettings::default().to_json();
+    let seconds = |max: u32, description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(max))
+            .description(Some(description))
+    };
+    let boolean = |description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::Boolean)
+            .description(Some(description))
+    };
+    let one_of = |names: Vec<&'static str>, description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names))
+            .description(Some(description))
+    };
+    let properties = [
+        (
+            "time_per_move",
+            seconds(
+                MAX_TIME_PER_MOVE,
+                "Seconds per move (0 = none); after main_time is used up, the byoyomi period.",
+            ),
+        ),
+        (
+            "main_time",
+            seconds(
+                MAX_MAIN_TIME,
+                "Seconds each player has for the whole game before time_per_move applies \
+                     (0 = none).",
+            ),
+        ),
+        (
+            "swap_first_player",
+            boolean("Who moves first changes after each game (rematch)."),
+        ),
+        (
+            "show_targets",
+            boolean("The browser shows the selected piece's targets."),
+        ),
+        (
+            "rated",
+            boolean("The game changes both players' Glicko-2 ratings."),
+        ),
+        (
+            Impasse::KEY,
+            one_of(
+                Impasse::ALL.iter().map(|v| v.name()).collect(),
+                "How an impasse (jishogi) is decided in shogi and annan.",
+            ),
+        ),
+        (
+            AnnanSetup::KEY,
+            one_of(
+                AnnanSetup::ALL.iter().map(|v| v.name()).collect(),
+                "The start position of Annan Shogi.",
+            ),
+        ),
+        (
+            AnnanDeadPiece::KEY,
+            one_of(
+                AnnanDeadPiece::ALL.iter().map(|v| v.name()).collect(),
+                "When an unpromoted pawn, lance or knight may stand where its own movement \
+                     has no square to go (Annan Shogi).",
+            ),
+        ),
+        (
+            "move_limit",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .description(Some(
+                    "0 for none, else the number of plies after which the game is drawn.",
+                )),
+        ),
+        (
+            "illegal_move_loses",
+            boolean("An illegal move loses instead of being refused."),
+        ),
+        (
+            Handicap::KEY,
+            one_of(
+                Handicap::ALL.iter().map(|v| v.name()).collect(),
+                "The pieces the stronger player (Gote, moving first) removes, in shogi.",
+            ),
+        ),
+    ];
+    let mut object = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(description))
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    for (key, property) in properties {
+        object = object.property(key, property.default(defaults.get(key).cloned()));
+        if every_key {
+            object = object.required(key);
+        }
+    }
+    RefOr::T(Schema::Object(object.build()))
 }
 
 #[cfg(test)]
