@@ -8,48 +8,70 @@ use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use futures_util::stream;
 use notation::Format;
 use rules::{Side, Variant};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use store::StoreError;
 use tokio::sync::broadcast::error::RecvError;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
-use crate::error::ApiError;
-use crate::event::Frame;
+use crate::error::{ApiError, ErrorBody};
+use crate::event::{EventJson, Frame};
+use crate::lobby::LobbyView;
+use crate::openapi::status;
 use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
-use crate::room_settings::RoomSettings;
+use crate::room_settings::{RoomSettings, SettingsChoice};
 use crate::rooms::NewRoom;
 use crate::{AppState, ids, openapi, records, ws};
 
-/// The routes under `/api/v1`.
+/// The routes under `/api/v1`, each registered with its OpenAPI description
+/// (the handler's `#[utoipa::path]`), and the document they make, served at
+/// `/openapi.json`.
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/rooms", post(create_room))
-        .route("/rooms/{id}", get(show_room))
-        .route("/rooms/{id}/join", post(join_room))
-        .route("/rooms/{id}/moves", post(play_move))
-        .route("/rooms/{id}/resign", post(resign))
-        .route("/rooms/{id}/draw", post(draw))
-        .route("/rooms/{id}/impasse", post(impasse))
-        .route("/rooms/{id}/rematch", post(rematch))
-        .route("/rooms/{id}/events", get(events))
-        .route("/rooms/{id}/ws", get(ws::room_socket))
-        .route("/rooms/{id}/record", get(record))
-        .route("/rooms/{id}/name", axum::routing::put(rename_seat))
-        .route(
-            "/records",
-            post(records::import).layer(DefaultBodyLimit::max(records::MAX_RECORD_BYTES)),
-        )
-        .route("/lobby", get(lobby))
-        .route("/lobby/ws", get(ws::lobby_socket))
-        .route("/stats", get(stats))
-        .route("/players/{id}", get(player).put(rename_player))
-        .route("/openapi.json", get(openapi::document))
+    let (router, document) = OpenApiRouter::with_openapi(openapi::frame())
+        .routes(routes!(create_room))
+        .routes(routes!(show_room))
+        .routes(routes!(join_room))
+        .routes(routes!(play_move))
+        .routes(routes!(resign))
+        .routes(routes!(draw))
+        .routes(routes!(impasse))
+        .routes(routes!(rematch))
+        .routes(routes!(events))
+        .routes(routes!(ws::room_socket))
+        .routes(routes!(record))
+        .routes(routes!(rename_seat))
+        .routes(routes!(records::import).layer(DefaultBodyLimit::max(records::MAX_RECORD_BYTES)))
+        .routes(routes!(lobby))
+        .routes(routes!(ws::lobby_socket))
+        .routes(routes!(stats))
+        .routes(routes!(player, rename_player))
+        .routes(routes!(openapi::document))
+        .split_for_parts();
+    router.layer(Extension(openapi::Document::new(&document)))
+}
+
+/// The room a request names.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub(crate) struct RoomPath {
+    /// The room id from the invitation link.
+    #[param(pattern = "^[0-9a-f]{32}$")]
+    pub(crate) id: String,
+}
+
+/// The player a request names.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+struct PlayerPath {
+    /// The player's anonymous id (1-64 letters, digits, '-' or '_').
+    id: String,
 }
 
 /// `Json` whose rejections are [`ApiError`]s, so every error has one shape.
@@ -81,37 +103,80 @@ pub(crate) fn token(headers: &HeaderMap, query: Option<&str>) -> Option<String> 
 }
 
 /// `POST /rooms` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CreateRoom {
+pub(crate) struct CreateRoom {
+    /// The game.
     #[serde(default)]
+    #[schema(value_type = Option<openapi::VariantName>, default = "shogi")]
     variant: Option<String>,
+    /// How the room is played.
     #[serde(default)]
+    #[schema(value_type = Option<openapi::ModeName>, default = "online")]
     mode: Option<String>,
+    /// The computer's level (computer mode).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 8, default = 4)]
     level: Option<u8>,
+    /// House rules; missing keys keep their defaults.
     #[serde(default)]
+    #[schema(value_type = Option<SettingsChoice>)]
     settings: Value,
-    /// A start position (SFEN/FEN or a handicap name), for replays and studies.
+    /// A start position: SFEN, FEN or a shogi handicap name (for replays and studies).
     #[serde(default)]
     position: Option<String>,
-    /// The creator's seat: `first` (default) or `second`.
+    /// The creator's seat.
     #[serde(default)]
+    #[schema(value_type = Option<openapi::SideName>, default = "first")]
     seat: Option<String>,
+    /// The device's anonymous player id (1-64 letters, digits, '-' or '_'); made up when missing.
     #[serde(default)]
     player: Option<String>,
+    /// The display name, trimmed to 40 characters; `Anonymous` when missing.
     #[serde(default)]
+    #[schema(max_length = 40)]
     name: Option<String>,
 }
 
 /// `POST /rooms/{id}/join` body (optional).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct JoinRoom {
+pub(crate) struct JoinRoom {
+    /// The device's anonymous player id; made up when missing.
     #[serde(default)]
     player: Option<String>,
+    /// The display name, trimmed to 40 characters; `Anonymous` when missing.
     #[serde(default)]
+    #[schema(max_length = 40)]
     name: Option<String>,
+}
+
+/// The reply to `POST /rooms`: the room, the creator's seat and its secret token.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CreatedRoom {
+    /// The room id.
+    id: String,
+    /// The invitation link to send the other player.
+    invite_url: String,
+    /// The creator's seat.
+    #[schema(value_type = openapi::SideName)]
+    seat: Side,
+    /// Secret: send as `Authorization: Bearer`. In local mode it holds both seats.
+    token: String,
+    /// The player id (the one given, or a new one for the device to keep).
+    player: String,
+}
+
+/// The reply to `POST /rooms/{id}/join`: the seat taken and its secret token.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Seated {
+    /// The seat taken.
+    #[schema(value_type = openapi::SideName)]
+    seat: Side,
+    /// Secret: send as `Authorization: Bearer`.
+    token: String,
+    /// The player id (the one given, or a new one for the device to keep).
+    player: String,
 }
 
 /// A player id the client keeps, or a new one.
@@ -160,6 +225,21 @@ fn invite_url(state: &AppState, headers: &HeaderMap, id: &str) -> String {
     format!("{}/rooms/{id}", base.trim_end_matches('/'))
 }
 
+/// Create a room and take a seat.
+#[utoipa::path(
+    post,
+    path = "/rooms",
+    tag = "rooms",
+    request_body = CreateRoom,
+    responses(
+        (status = 201, description = "The room, the creator's seat and its secret token.", body = CreatedRoom),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "bad-request: the body, a setting, the variant, mode, level, seat, player id or start position is refused.", body = ErrorBody),
+        (status = 429, description = status::TOO_MANY, body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn create_room(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -233,21 +313,38 @@ async fn create_room(
             room.join(computer, None).await?;
         }
     }
-    let body = json!({
-        "id": id,
-        "invite_url": invite_url(&state, &headers, &id),
-        "seat": seat.name(),
-        "token": token,
-        "player": player,
-    });
+    let body = CreatedRoom {
+        invite_url: invite_url(&state, &headers, &id),
+        id,
+        seat,
+        token,
+        player,
+    };
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
+/// Take the free seat.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/join",
+    tag = "rooms",
+    params(RoomPath),
+    request_body(content = Option<JoinRoom>, description = "Optional: an empty body joins anonymously."),
+    responses(
+        (status = 200, description = "The seat and its secret token.", body = Seated),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "no-free-seat: both seats are taken.", body = ErrorBody),
+        (status = 413, description = "The body is larger than the server accepts (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
+        (status = 422, description = "bad-request: the body is not a JoinRoom, or the player id is refused.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn join_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Seated>, ApiError> {
     let body: JoinRoom = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRoom::default()
     } else {
@@ -264,24 +361,40 @@ async fn join_room(
     };
     let (seat, token) = room.join(joiner, None).await?;
     state.store.set_player_name(&player, &name).await?;
-    Ok(Json(
-        json!({ "seat": seat.name(), "token": token, "player": player }),
-    ))
+    Ok(Json(Seated {
+        seat,
+        token,
+        player,
+    }))
 }
 
+/// The room: position, moves, legal moves, result, clocks, seats.
+#[utoipa::path(
+    get,
+    path = "/rooms/{id}",
+    tag = "rooms",
+    params(RoomPath),
+    responses(
+        (status = 200, description = "The room.", body = RoomView),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn show_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
 ) -> Result<Json<RoomView>, ApiError> {
     let room = state.rooms.get(&id).await?;
     Ok(Json(room.view().await?))
 }
 
 /// `POST /rooms/{id}/moves` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PlayMove {
+pub(crate) struct PlayMove {
+    /// The move in USI (shogi family) or ICCS (xiangqi).
     #[serde(rename = "move")]
+    #[schema(examples("7g7f", "P*5e", "h2e2"))]
     mv: String,
 }
 
@@ -296,55 +409,157 @@ async fn act(
     Ok(Json(room.act(token, action).await?))
 }
 
+/// Play a move for your seat.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/moves",
+    tag = "seats",
+    params(RoomPath),
+    request_body = PlayMove,
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "The move is stored; ply is its number in the game.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = status::NOT_NOW, body = ErrorBody),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "Not a move (bad-move-text), or an illegal one: code names the rule (nifu, uchifuzume, leaves-king-in-check, flying-general ...); or bad-request: the body is not a PlayMove.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn play_move(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
     AppJson(body): AppJson<PlayMove>,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Move(body.mv)).await
 }
 
+/// Resign.
+///
+/// Either side may resign on either turn.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/resign",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Done: the result.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = status::NOT_NOW, body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn resign(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Resign).await
 }
 
+/// Offer or accept a draw.
+///
+/// Offering when the opponent has offered accepts; a move withdraws an offer.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/draw",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Offered, or agreed with the result.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = status::NOT_NOW, body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn draw(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Draw).await
 }
 
+/// Claim (24-point) or declare (27-point) an impasse.
+///
+/// Refused with 422 impasse-refused when the rules do not allow it now.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/impasse",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Done: the result.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = status::NOT_NOW, body = ErrorBody),
+        (status = 422, description = "impasse-refused: the rules do not allow the claim or declaration now.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn impasse(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Impasse).await
 }
 
+/// Ask for (or agree to) another game once this one is over.
+///
+/// In online rooms the game starts when both seats asked; at once in local and computer rooms. With swap_first_player the seats swap sides.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/rematch",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Offered or started.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = status::NOT_NOW, body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn rematch(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Rematch).await
 }
 
 /// `?since=N&follow=true&token=T` of the events stream and the WebSocket.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct EventsQuery {
+    /// The last event number the client saw: the stream starts after it.
     #[serde(default)]
     pub(crate) since: i64,
+    /// A seat token: the connection counts as the seat's presence.
     #[serde(default)]
     pub(crate) token: Option<String>,
+    /// Keep the stream open for new events (the events stream only).
     #[serde(default = "yes")]
+    #[param(default = true)]
     pub(crate) follow: bool,
 }
 
@@ -402,9 +617,25 @@ impl Drop for Connection {
     }
 }
 
+/// The room's numbered events after `since`, as NDJSON (one event per line).
+///
+/// The seat token may come as `Authorization: Bearer` or as `?token=`.
+#[utoipa::path(
+    get,
+    path = "/rooms/{id}/events",
+    tag = "rooms",
+    params(RoomPath, EventsQuery),
+    responses(
+        (status = 200, description = "Events, one JSON object per line.", body = EventJson, content_type = "application/x-ndjson"),
+        (status = 400, description = status::BAD_QUERY, body = String, content_type = "text/plain"),
+        (status = 403, description = status::WATCH_WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn events(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
 ) -> Result<Response, ApiError> {
@@ -442,15 +673,32 @@ async fn events(
 }
 
 /// `?format=` of the record.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct RecordQuery {
+    /// The record's format; `sfen` (a position line) by default.
     #[serde(default)]
+    #[param(value_type = Option<openapi::RecordFormatName>)]
     format: Option<String>,
 }
 
+/// The game record in a chosen format.
+#[utoipa::path(
+    get,
+    path = "/rooms/{id}/record",
+    tag = "rooms",
+    params(RoomPath, RecordQuery),
+    responses(
+        (status = 200, description = "The record as UTF-8 text.", body = String, content_type = "text/plain"),
+        (status = 400, description = status::BAD_QUERY, body = String, content_type = "text/plain"),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 422, description = "bad-request: an unknown format, or one that cannot hold this game.", body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     Query(query): Query<RecordQuery>,
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&id).await?;
@@ -465,8 +713,67 @@ async fn record(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-async fn lobby(State(state): State<AppState>) -> Json<Value> {
-    Json(state.rooms.context().lobby.json())
+/// Open online rooms waiting for a player, and counts.
+#[utoipa::path(
+    get,
+    path = "/lobby",
+    tag = "lobby",
+    responses((status = 200, description = "The lobby.", body = LobbyView))
+)]
+async fn lobby(State(state): State<AppState>) -> Json<LobbyView> {
+    Json(state.rooms.context().lobby.view())
+}
+
+/// One value per variant, in the order the server names them.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PerVariant<T> {
+    /// Shogi.
+    shogi: T,
+    /// Minishogi.
+    minishogi: T,
+    /// Annan Shogi.
+    annan: T,
+    /// Xiangqi.
+    xiangqi: T,
+}
+
+impl<T> PerVariant<T> {
+    /// `value` of each variant.
+    fn new(mut value: impl FnMut(Variant) -> T) -> PerVariant<T> {
+        PerVariant {
+            shogi: value(Variant::Shogi),
+            minishogi: value(Variant::Minishogi),
+            annan: value(Variant::Annan),
+            xiangqi: value(Variant::Xiangqi),
+        }
+    }
+}
+
+/// The finished games of one variant: first-player wins, second-player wins
+/// and draws, counts and percentages (of `games`, to one decimal place).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct VariantStats {
+    /// Finished games.
+    games: i64,
+    /// Won by the player who moved first.
+    first_wins: i64,
+    /// Won by the player who moved second.
+    second_wins: i64,
+    /// Drawn.
+    draws: i64,
+    /// `first_wins` in percent of `games` (0 without games).
+    first_wins_percent: f64,
+    /// `second_wins` in percent of `games`.
+    second_wins_percent: f64,
+    /// `draws` in percent of `games`.
+    draws_percent: f64,
+}
+
+/// The reply to `GET /stats`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Stats {
+    /// Each variant's statistics.
+    variants: PerVariant<VariantStats>,
 }
 
 fn percent(part: i64, whole: i64) -> f64 {
@@ -478,101 +785,214 @@ fn percent(part: i64, whole: i64) -> f64 {
     }
 }
 
-async fn stats(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+/// Finished games per variant: first-player wins, second-player wins and
+/// draws, counts and percentages.
+#[utoipa::path(
+    get,
+    path = "/stats",
+    tag = "players",
+    responses(
+        (status = 200, description = "Statistics.", body = Stats),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+    )
+)]
+async fn stats(State(state): State<AppState>) -> Result<Json<Stats>, ApiError> {
     let counts = state.store.variant_counts().await?;
-    let mut variants = serde_json::Map::new();
-    for variant in Variant::ALL {
+    let variants = PerVariant::new(|variant| {
         let (first, second, draws) = counts
             .iter()
             .find(|c| c.variant == variant.name())
             .map_or((0, 0, 0), |c| (c.first_wins, c.second_wins, c.draws));
         let games = first + second + draws;
-        variants.insert(
-            variant.name().to_owned(),
-            json!({
-                "games": games,
-                "first_wins": first,
-                "second_wins": second,
-                "draws": draws,
-                "first_wins_percent": percent(first, games),
-                "second_wins_percent": percent(second, games),
-                "draws_percent": percent(draws, games),
-            }),
-        );
-    }
-    Ok(Json(json!({ "variants": variants })))
+        VariantStats {
+            games,
+            first_wins: first,
+            second_wins: second,
+            draws,
+            first_wins_percent: percent(first, games),
+            second_wins_percent: percent(second, games),
+            draws_percent: percent(draws, games),
+        }
+    });
+    Ok(Json(Stats { variants }))
 }
 
+/// A player's results and rating in one variant.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PlayerVariant {
+    /// Finished games won.
+    wins: i64,
+    /// Finished games lost.
+    losses: i64,
+    /// Finished games drawn.
+    draws: i64,
+    /// The Glicko-2 rating, rounded; `null` before the first rated game.
+    #[schema(required = true)]
+    rating: Option<f64>,
+    /// The rating's deviation, rounded; `null` before the first rated game.
+    #[schema(required = true)]
+    deviation: Option<f64>,
+    /// Rated games played.
+    rated_games: i64,
+}
+
+/// The reply to `GET /players/{id}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Player {
+    /// The player id.
+    player: String,
+    /// The display name.
+    name: String,
+    /// Results and ratings per variant.
+    variants: PerVariant<PlayerVariant>,
+}
+
+/// A player's name, results and Glicko-2 ratings per variant.
+#[utoipa::path(
+    get,
+    path = "/players/{id}",
+    tag = "players",
+    params(PlayerPath),
+    responses(
+        (status = 200, description = "The player.", body = Player),
+        (status = 404, description = "player-not-found: no player with that id.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+    )
+)]
 async fn player(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+    Path(PlayerPath { id }): Path<PlayerPath>,
+) -> Result<Json<Player>, ApiError> {
     let name = match state.store.player_name(&id).await {
         Ok(name) => name,
         Err(StoreError::NotFound) => return Err(ApiError::PlayerNotFound(id)),
         Err(err) => return Err(err.into()),
     };
     let counts = state.store.player_counts(&id).await?;
-    let mut variants = serde_json::Map::new();
+    let mut ratings = Vec::with_capacity(Variant::ALL.len());
     for variant in Variant::ALL {
+        ratings.push((variant, state.store.rating(&id, variant.name()).await?));
+    }
+    let variants = PerVariant::new(|variant| {
         let (wins, losses, draws) = counts
             .iter()
             .find(|c| c.variant == variant.name())
             .map_or((0, 0, 0), |c| (c.wins, c.losses, c.draws));
-        let rating = state.store.rating(&id, variant.name()).await?;
-        variants.insert(
-            variant.name().to_owned(),
-            json!({
-                "wins": wins,
-                "losses": losses,
-                "draws": draws,
-                "rating": rating.as_ref().map(|r| r.rating.round()),
-                "deviation": rating.as_ref().map(|r| r.deviation.round()),
-                "rated_games": rating.as_ref().map_or(0, |r| r.games),
-            }),
-        );
-    }
-    Ok(Json(
-        json!({ "player": id, "name": name, "variants": variants }),
-    ))
+        let rating = ratings
+            .iter()
+            .find(|(rated, _)| *rated == variant)
+            .and_then(|(_, rating)| rating.as_ref());
+        PlayerVariant {
+            wins,
+            losses,
+            draws,
+            rating: rating.map(|r| r.rating.round()),
+            deviation: rating.map(|r| r.deviation.round()),
+            rated_games: rating.map_or(0, |r| r.games),
+        }
+    });
+    Ok(Json(Player {
+        player: id,
+        name,
+        variants,
+    }))
 }
 
 /// `PUT /players/{id}` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Rename {
+pub(crate) struct Rename {
+    /// The new display name, trimmed to 40 characters; `Anonymous` when empty.
+    #[schema(max_length = 40)]
     name: String,
 }
 
+/// The reply to `PUT /players/{id}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PlayerName {
+    /// The player id.
+    player: String,
+    /// The name as kept (trimmed).
+    name: String,
+}
+
+/// Change a player's display name.
+#[utoipa::path(
+    put,
+    path = "/players/{id}",
+    tag = "players",
+    params(PlayerPath),
+    request_body = Rename,
+    responses(
+        (status = 200, description = "The new name.", body = PlayerName),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "bad-request: the body is not a Rename, or the player id is not 1-64 letters, digits, '-' or '_'.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+    )
+)]
 async fn rename_player(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(PlayerPath { id }): Path<PlayerPath>,
     AppJson(body): AppJson<Rename>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<PlayerName>, ApiError> {
     let id = player_id(Some(id))?;
     let name = display_name(Some(body.name));
     state.store.set_player_name(&id, &name).await?;
-    Ok(Json(json!({ "player": id, "name": name })))
+    Ok(Json(PlayerName { player: id, name }))
 }
 
 /// `PUT /rooms/{id}/name` body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct RenameSeat {
+pub(crate) struct RenameSeat {
+    /// The new display name, trimmed to 40 characters; `Anonymous` when empty.
+    #[schema(max_length = 40)]
     name: String,
     /// One of the token's seats (a local room's token holds both); all of them when absent.
     #[serde(default)]
+    #[schema(value_type = Option<openapi::SideName>)]
     seat: Option<String>,
 }
 
-/// A seated player's new display name: shown in the room's seats at once (a
-/// `renamed` event) and kept as the player's name.
+/// The reply to `PUT /rooms/{id}/name`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SeatsRenamed {
+    /// The seats renamed.
+    #[schema(value_type = Vec<openapi::SideName>)]
+    seats: Vec<Side>,
+    /// The name as kept (trimmed).
+    name: String,
+}
+
+/// Change the display name in the token's seats.
+///
+/// Stored as a `renamed` event (one per seat), shown in the room's seats at
+/// once, and kept as the player's name. A local room's token holds both
+/// seats: `seat` picks one.
+#[utoipa::path(
+    put,
+    path = "/rooms/{id}/name",
+    tag = "seats",
+    params(RoomPath),
+    request_body = RenameSeat,
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "The seats renamed and the name as kept (trimmed).", body = SeatsRenamed),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = "wrong-token: the token holds no seat in this room, or not the seat named.", body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "bad-request: the body is not a RenameSeat, or the seat is not first or second.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 async fn rename_seat(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
     AppJson(body): AppJson<RenameSeat>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SeatsRenamed>, ApiError> {
     let seat = match body.seat.as_deref() {
         None => None,
         Some(name) => Some(
@@ -585,8 +1005,5 @@ async fn rename_seat(
     let token = token(&headers, None);
     let (seats, player) = room.rename(token, seat, name.clone()).await?;
     state.store.set_player_name(&player, &name).await?;
-    Ok(Json(json!({
-        "seats": seats.iter().map(|side| side.name()).collect::<Vec<_>>(),
-        "name": name,
-    })))
+    Ok(Json(SeatsRenamed { seats, name }))
 }

@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use rules::PlayError;
 use serde::Serialize;
 use store::StoreError;
+use utoipa::ToSchema;
 
 use crate::room::Refusal;
 
@@ -51,10 +52,13 @@ pub enum ApiError {
     Stored(String),
 }
 
-/// The JSON body of every error response and WebSocket error frame.
-#[derive(Debug, Serialize)]
+/// The JSON body of every error response and WebSocket error frame: `code`
+/// is stable, `message` is for people.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// A stable kebab-case name of the error (for an illegal move, the rule).
+    /// A stable kebab-case name of the error (for an illegal move, the rule:
+    /// `nifu`, `uchifuzume`, `leaves-king-in-check`, `flying-general` ...).
+    #[schema(examples("room-not-found", "not-your-turn", "nifu"))]
     pub code: &'static str,
     /// A sentence for people.
     pub message: String,

@@ -6,11 +6,14 @@ use std::sync::Arc;
 
 use rules::{AnyGame, EndReason, Outcome, Side};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::room::{Event, EventKind};
+use crate::openapi::SideName;
+use crate::room::{Event, EventKind, Winner};
 
 /// One event as JSON: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
+#[schema(as = Event)]
 pub struct EventJson {
     /// 1, 2, 3 ... per room; a client that reconnects sends the last it saw.
     pub seq: u64,
@@ -22,12 +25,14 @@ pub struct EventJson {
 }
 
 /// What happened, by `type`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = EventKind)]
 pub enum EventKindJson {
     /// A seat was taken.
     Seated {
         /// The seat: `first` or `second`.
+        #[schema(value_type = SideName)]
         seat: Side,
         /// The player's anonymous id.
         player: String,
@@ -41,6 +46,7 @@ pub enum EventKindJson {
         /// The number of the move in the game, from 1.
         ply: usize,
         /// Who played it.
+        #[schema(value_type = SideName)]
         side: Side,
         /// The move in USI (shogi family) or ICCS (xiangqi).
         #[serde(rename = "move")]
@@ -51,20 +57,24 @@ pub enum EventKindJson {
     /// A player offered a draw; the other accepts by offering too.
     DrawOffered {
         /// Who offered.
+        #[schema(value_type = SideName)]
         side: Side,
     },
     /// The game ended.
     End {
         /// `first`, `second` or `draw`.
+        #[schema(value_type = Winner)]
         result: String,
         /// The end reason's code (`checkmate`, `resignation`, `timeout` ...).
         reason: String,
         /// Who resigned, ran out of time or claimed the impasse, when someone did.
+        #[schema(required = true, value_type = Option<SideName>)]
         by: Option<Side>,
     },
     /// A seat asked for another game; the other seat agrees by asking too.
     RematchOffered {
         /// The seat that asked.
+        #[schema(value_type = SideName)]
         seat: Side,
     },
     /// A new game began in the room (a rematch, or the replay of a shogi
@@ -79,6 +89,7 @@ pub enum EventKindJson {
     /// after `grace_ms` unless they come back.
     Away {
         /// The seat.
+        #[schema(value_type = SideName)]
         seat: Side,
         /// The grace period in milliseconds.
         grace_ms: u64,
@@ -86,16 +97,19 @@ pub enum EventKindJson {
     /// The computer plays for an away player from now on.
     Takeover {
         /// The seat.
+        #[schema(value_type = SideName)]
         seat: Side,
     },
     /// An away player is back.
     Back {
         /// The seat.
+        #[schema(value_type = SideName)]
         seat: Side,
     },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
+        #[schema(value_type = SideName)]
         seat: Side,
         /// The new name.
         name: String,

@@ -57,7 +57,7 @@ use tower_http::trace::TraceLayer;
 pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
 pub use error::{ApiError, ErrorBody};
 pub use event::{EventJson, EventKindJson};
-pub use lobby::Lobby;
+pub use lobby::{Lobby, LobbyView, OpenRoom};
 pub use room::Mode;
 pub use room::{Event, EventKind, RoomStatus};
 pub use room_settings::RoomSettings;

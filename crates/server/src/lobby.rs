@@ -4,10 +4,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::watch;
+use utoipa::ToSchema;
 
 use crate::room::{Mode, RoomStatus};
+use crate::room_settings::SettingsView;
 
 /// What the lobby shows of a room.
 #[derive(Clone, Debug)]
@@ -74,9 +77,9 @@ impl Lobby {
         self.changed.subscribe()
     }
 
-    /// The lobby JSON: open online rooms waiting for a player, newest first,
+    /// The lobby: open online rooms waiting for a player, newest first,
     /// and the counts of rooms waiting and games being played.
-    pub fn json(&self) -> Value {
+    pub fn view(&self) -> LobbyView {
         let rooms = self
             .rooms
             .lock()
@@ -92,19 +95,50 @@ impl Lobby {
                 .cmp(&a.created_at)
                 .then_with(|| a.id.cmp(&b.id))
         });
-        let open: Vec<Value> = open
+        let open = open
             .into_iter()
             .take(200)
-            .map(|room| {
-                json!({
-                    "id": room.id,
-                    "variant": room.variant,
-                    "settings": room.settings,
-                    "created_at": room.created_at,
-                    "players": room.players,
-                })
+            .map(|room| OpenRoom {
+                id: room.id.clone(),
+                variant: room.variant.clone(),
+                settings: room.settings.clone(),
+                created_at: room.created_at,
+                players: room.players.clone(),
             })
             .collect();
-        json!({ "rooms": open, "waiting": waiting, "playing": playing })
+        LobbyView {
+            rooms: open,
+            waiting,
+            playing,
+        }
     }
+}
+
+/// The lobby of `GET /lobby` and the lobby WebSocket.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Lobby)]
+pub struct LobbyView {
+    /// Open online rooms waiting for a player, newest first (at most 200).
+    pub rooms: Vec<OpenRoom>,
+    /// Rooms with a free seat (of every mode).
+    pub waiting: usize,
+    /// Rooms whose game is being played.
+    pub playing: usize,
+}
+
+/// An open room in the lobby.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct OpenRoom {
+    /// The room id.
+    pub id: String,
+    /// The variant.
+    #[schema(value_type = crate::openapi::VariantName)]
+    pub variant: String,
+    /// The room's house rules.
+    #[schema(value_type = SettingsView)]
+    pub settings: Value,
+    /// When it was created (unix milliseconds).
+    pub created_at: i64,
+    /// The display names in the first and the second seat (`null` when free).
+    pub players: Vec<Option<String>>,
 }

@@ -9,26 +9,29 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use notation::{Headers, Record, Termination, japanese, western, wxf};
 use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::{self, status};
 
 /// The largest record `POST /records` reads: long games with comments and
 /// times outgrow the limit on other requests.
 pub(crate) const MAX_RECORD_BYTES: usize = 1 << 20;
 
 /// The moves of a game as players write them, one entry per move.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum Notation {
-    /// The shogi family: Japanese (`▲７六歩`) and Western (`P-7f`).
+    /// The shogi family: Japanese (`▲７六歩`, `△同　銀`) and Western
+    /// (`P-7f`, `Bx2b+`, `S*5e`).
     Shogi {
         /// Japanese move text.
         japanese: Vec<String>,
         /// Western (Hodges) move text.
         western: Vec<String>,
     },
-    /// Xiangqi: WXF (`C2.5`).
+    /// Xiangqi: WXF (`C2.5`, `H2+3`).
     Xiangqi {
         /// WXF move text.
         wxf: Vec<String>,
@@ -65,9 +68,20 @@ pub(crate) fn notation_of(record: &Record) -> Notation {
     }
 }
 
-/// How the recorded game ended, with the room JSON's codes: what the record
-/// says, else what the rules say of the last position, else nulls.
-fn result_json(record: &Record, settings: &Settings) -> Value {
+/// How a recorded game ended, with the room JSON's codes.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RecordResult {
+    /// The winner, `draw`, or `null` (no result, or an aborted game).
+    #[schema(required = true, value_type = Option<crate::room::Winner>)]
+    result: Option<&'static str>,
+    /// The end reason's code (`checkmate`, `resignation`, `timeout` ...), or `null`.
+    #[schema(required = true)]
+    reason: Option<&'static str>,
+}
+
+/// How the recorded game ended: what the record says, else what the rules
+/// say of the last position, else nulls.
+fn result(record: &Record, settings: &Settings) -> RecordResult {
     if let Some(result) = record.result {
         let winner = match (result.winner, result.termination) {
             (Some(side), _) => Some(side.name()),
@@ -77,7 +91,10 @@ fn result_json(record: &Record, settings: &Settings) -> Value {
         let reason = result
             .outcome()
             .map_or(result.termination.code(), |outcome| outcome.reason.code());
-        return json!({"result": winner, "reason": reason});
+        return RecordResult {
+            result: winner,
+            reason: Some(reason),
+        };
     }
     let mut game = AnyGame::from_position(record.start().clone(), settings.clone());
     for mv in record.moves_text() {
@@ -85,36 +102,104 @@ fn result_json(record: &Record, settings: &Settings) -> Value {
             break;
         }
     }
-    match game.outcome() {
-        Some(outcome) => json!({
-            "result": outcome.winner.map_or("draw", Side::name),
-            "reason": outcome.reason.code(),
-        }),
-        None => json!({"result": null, "reason": null}),
+    RecordResult {
+        result: game
+            .outcome()
+            .map(|outcome| outcome.winner.map_or("draw", Side::name)),
+        reason: game.outcome().map(|outcome| outcome.reason.code()),
     }
 }
 
-fn headers_json(headers: &Headers) -> Value {
-    json!({
-        "first": headers.first,
-        "second": headers.second,
-        "event": headers.event,
-        "site": headers.site,
-        "start_time": headers.start_time,
-        "end_time": headers.end_time,
-        "time_control": headers.time_control,
-        "opening": headers.opening,
-        "other": headers.other,
-    })
+/// A record's headers, each `null` when the record has none.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RecordHeaders {
+    /// The first player's name (Sente, Red).
+    #[schema(required = true)]
+    first: Option<String>,
+    /// The second player's name (Gote, Black).
+    #[schema(required = true)]
+    second: Option<String>,
+    /// The event (tournament, match).
+    #[schema(required = true)]
+    event: Option<String>,
+    /// Where it was played.
+    #[schema(required = true)]
+    site: Option<String>,
+    /// When it started, as the record writes it.
+    #[schema(required = true)]
+    start_time: Option<String>,
+    /// When it ended, as the record writes it.
+    #[schema(required = true)]
+    end_time: Option<String>,
+    /// The time control, as the record writes it.
+    #[schema(required = true)]
+    time_control: Option<String>,
+    /// The opening's name.
+    #[schema(required = true)]
+    opening: Option<String>,
+    /// Every other header as a `[key, value]` pair, in the record's order.
+    #[schema(value_type = Vec<Vec<String>>)]
+    other: Vec<(String, String)>,
 }
 
-/// `POST /records?variant=V&KEY=VALUE...` with a record as the body (KIF in
-/// UTF-8 or Shift_JIS, KI2, CSA, a position line, a xiangqi PGN) → the game
-/// for replaying: `{variant, start, moves, notation, result, headers}`.
+impl RecordHeaders {
+    fn new(headers: &Headers) -> RecordHeaders {
+        RecordHeaders {
+            first: headers.first.clone(),
+            second: headers.second.clone(),
+            event: headers.event.clone(),
+            site: headers.site.clone(),
+            start_time: headers.start_time.clone(),
+            end_time: headers.end_time.clone(),
+            time_control: headers.time_control.clone(),
+            opening: headers.opening.clone(),
+            other: headers.other.clone(),
+        }
+    }
+}
+
+/// The reply to `POST /records`: the game for replaying.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ImportedRecord {
+    /// The game.
+    #[schema(value_type = openapi::VariantName)]
+    variant: Variant,
+    /// The start position, SFEN or FEN.
+    start: String,
+    /// The moves in USI or ICCS.
+    moves: Vec<String>,
+    /// The moves as players write them.
+    notation: Notation,
+    /// What the record says (else what the rules say of the last position).
+    result: RecordResult,
+    /// The record's headers.
+    headers: RecordHeaders,
+}
+
+/// Read a game record for replaying.
+///
+/// The body is the record's text or bytes: KIF (UTF-8 or Shift_JIS), KI2,
+/// CSA V2.2, a position line (startpos/sfen/fen ... moves ...) or a xiangqi
+/// PGN, detected as `koma convert` does. At most 1 MiB.
+#[utoipa::path(
+    post,
+    path = "/records",
+    tag = "records",
+    params(
+        ("variant" = Option<openapi::VariantName>, Query, description = "The game, when the record cannot name it."),
+        ("rules" = Option<HashMap<String, String>>, Query, style = Form, explode, description = "House rules the record does not state, as KEY=VALUE query parameters (annan_setup, annan_dead_piece ...)."),
+    ),
+    request_body(content = String, content_type = "text/plain", description = "The record."),
+    responses(
+        (status = 200, description = "The game.", body = ImportedRecord),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "bad-record (the message names line and column), or bad-request for an empty body, a bad variant or rule.", body = ErrorBody),
+    )
+)]
 pub(crate) async fn import(
     Query(query): Query<Vec<(String, String)>>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ImportedRecord>, ApiError> {
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::TooLarge
@@ -142,12 +227,12 @@ pub(crate) async fn import(
         ));
     }
     let record = Record::parse_with(&body, variant, &settings)?;
-    Ok(Json(json!({
-        "variant": record.variant().name(),
-        "start": record.start().to_string(),
-        "moves": record.moves_text(),
-        "notation": notation_of(&record),
-        "result": result_json(&record, &settings),
-        "headers": headers_json(&record.headers),
-    })))
+    Ok(Json(ImportedRecord {
+        variant: record.variant(),
+        start: record.start().to_string(),
+        moves: record.moves_text(),
+        notation: notation_of(&record),
+        result: result(&record, &settings),
+        headers: RecordHeaders::new(&record.headers),
+    }))
 }

@@ -3,9 +3,12 @@
 
 use std::time::Duration;
 
-use rules::Settings;
+use rules::{AnnanDeadPiece, AnnanSetup, Handicap, Impasse, Settings};
 use serde::Serialize;
 use serde_json::Value;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 /// Every setting of a room.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +172,141 @@ impl From<&RoomSettings> for SettingsView {
     }
 }
 
+/// The `Settings` schema: the keys [`SettingsView`] writes, every one of
+/// them, with their values and defaults.
+impl PartialSchema for SettingsView {
+    fn schema() -> RefOr<Schema> {
+        settings_schema("A room's house rules, every key present.", true)
+    }
+}
+
+impl ToSchema for SettingsView {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Settings".into()
+    }
+}
+
+/// The `SettingsChoice` schema: the keys [`RoomSettings::from_json`] reads,
+/// any of them.
+pub(crate) enum SettingsChoice {}
+
+impl PartialSchema for SettingsChoice {
+    fn schema() -> RefOr<Schema> {
+        settings_schema(
+            "House rules for a new room; the keys left out keep their defaults.",
+            false,
+        )
+    }
+}
+
+impl ToSchema for SettingsChoice {}
+
+/// The settings' keys with their values and defaults; all of them required
+/// if `every_key`.
+fn settings_schema(description: &str, every_key: bool) -> RefOr<Schema> {
+    let defaults = RoomSettings::default().to_json();
+    let seconds = |max: u32, description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(max))
+            .description(Some(description))
+    };
+    let boolean = |description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::Boolean)
+            .description(Some(description))
+    };
+    let one_of = |names: Vec<&'static str>, description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names))
+            .description(Some(description))
+    };
+    let properties = [
+        (
+            "time_per_move",
+            seconds(
+                MAX_TIME_PER_MOVE,
+                "Seconds per move (0 = none); after main_time is used up, the byoyomi period.",
+            ),
+        ),
+        (
+            "main_time",
+            seconds(
+                MAX_MAIN_TIME,
+                "Seconds each player has for the whole game before time_per_move applies \
+                     (0 = none).",
+            ),
+        ),
+        (
+            "swap_first_player",
+            boolean("Who moves first changes after each game (rematch)."),
+        ),
+        (
+            "show_targets",
+            boolean("The browser shows the selected piece's targets."),
+        ),
+        (
+            "rated",
+            boolean("The game changes both players' Glicko-2 ratings."),
+        ),
+        (
+            Impasse::KEY,
+            one_of(
+                Impasse::ALL.iter().map(|v| v.name()).collect(),
+                "How an impasse (jishogi) is decided in shogi and annan.",
+            ),
+        ),
+        (
+            AnnanSetup::KEY,
+            one_of(
+                AnnanSetup::ALL.iter().map(|v| v.name()).collect(),
+                "The start position of Annan Shogi.",
+            ),
+        ),
+        (
+            AnnanDeadPiece::KEY,
+            one_of(
+                AnnanDeadPiece::ALL.iter().map(|v| v.name()).collect(),
+                "When an unpromoted pawn, lance or knight may stand where its own movement \
+                     has no square to go (Annan Shogi).",
+            ),
+        ),
+        (
+            "move_limit",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .description(Some(
+                    "0 for none, else the number of plies after which the game is drawn.",
+                )),
+        ),
+        (
+            "illegal_move_loses",
+            boolean("An illegal move loses instead of being refused."),
+        ),
+        (
+            Handicap::KEY,
+            one_of(
+                Handicap::ALL.iter().map(|v| v.name()).collect(),
+                "The pieces the stronger player (Gote, moving first) removes, in shogi.",
+            ),
+        ),
+    ];
+    let mut object = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(description))
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    for (key, property) in properties {
+        object = object.property(key, property.default(defaults.get(key).cloned()));
+        if every_key {
+            object = object.required(key);
+        }
+    }
+    RefOr::T(Schema::Object(object.build()))
+}
+
 #[cfg(test)]
 mod tests {
     use rules::Impasse;
@@ -215,5 +353,22 @@ mod tests {
         let err = RoomSettings::from_json(&json!({"impasse": "99-point"})).unwrap_err();
         assert!(err.contains("impasse"), "{err}");
         assert!(RoomSettings::from_json(&json!([1])).is_err());
+    }
+
+    #[test]
+    fn the_schema_names_every_key_with_its_default() {
+        let RefOr::T(Schema::Object(schema)) = SettingsView::schema() else {
+            panic!("the settings schema is an object");
+        };
+        let documented: Vec<&String> = schema.properties.keys().collect();
+        let json = RoomSettings::default().to_json();
+        let written: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(documented, written);
+        for (key, property) in &schema.properties {
+            let RefOr::T(Schema::Object(property)) = property else {
+                panic!("{key} is inline");
+            };
+            assert_eq!(property.default.as_ref(), Some(&json[key]), "{key}");
+        }
     }
 }

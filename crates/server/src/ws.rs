@@ -11,55 +11,148 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
+use rules::Side;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
+use utoipa::openapi::schema::{OneOfBuilder, Schema};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
 
 use crate::AppState;
-use crate::api::{Connection, EventsQuery, token};
-use crate::error::ApiError;
+use crate::api::{Connection, EventsQuery, RoomPath, token};
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::{self, status};
 use crate::room::{ActReply, Action};
 
 /// The hard cap on a frame: larger ones close the socket. Frames between the
 /// configured limit and this get an error frame instead.
 const HARD_FRAME_LIMIT: usize = 1 << 20;
 
-/// A frame from a client.
-#[derive(Debug, Deserialize)]
+/// A frame from a client: an action of the socket's seat (as the seat's HTTP
+/// routes do), or a ping. The reply (ack, error or pong) carries the frame's
+/// `request_id` back.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientFrame {
+pub(crate) enum ClientFrame {
+    /// Play a move (`POST /rooms/{id}/moves`).
     Move {
+        /// The move in USI (shogi family) or ICCS (xiangqi).
         #[serde(rename = "move")]
         mv: String,
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Resign (`POST /rooms/{id}/resign`).
     Resign {
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Offer or accept a draw (`POST /rooms/{id}/draw`).
     Draw {
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Claim or declare an impasse (`POST /rooms/{id}/impasse`).
     Impasse {
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Ask for another game (`POST /rooms/{id}/rematch`).
     Rematch {
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Ask for a pong.
     Ping {
+        /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
     },
 }
 
-/// `GET /rooms/{id}/ws?since=N&token=T`.
+/// A frame the room's socket sends of its own (besides events, presence
+/// frames and acks).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum SocketFrame {
+    /// The first frame: the seats the token holds and the event number the
+    /// socket starts after.
+    Welcome {
+        /// The seats the socket's token holds (none for a spectator).
+        #[schema(value_type = Vec<openapi::SideName>)]
+        seats: Vec<Side>,
+        /// The `since` the socket started after.
+        since: u64,
+    },
+    /// The reply to a ping.
+    Pong {
+        /// The ping's `request_id`, or `null`.
+        #[schema(required = true)]
+        request_id: Option<Value>,
+    },
+    /// A frame was refused: the error, as the HTTP routes name it.
+    Error {
+        /// The frame's `request_id`, or `null` (always for a frame that is not JSON).
+        #[schema(required = true)]
+        request_id: Option<Value>,
+        /// See ErrorBody.
+        code: &'static str,
+        /// See ErrorBody.
+        message: String,
+    },
+}
+
+/// Every frame the room's socket sends, told apart by `type`.
+pub(crate) enum RoomFrame {}
+
+impl PartialSchema for RoomFrame {
+    fn schema() -> RefOr<Schema> {
+        let mut frames = OneOfBuilder::new().description(Some(
+            "A frame of the room's WebSocket: welcome, pong or error (SocketFrame), a numbered \
+             event (Event), a presence frame (Presence), or the ack of an action (Ack).",
+        ));
+        for name in ["SocketFrame", "Event", "Presence", "Ack"] {
+            frames = frames.item(Ref::from_schema_name(name));
+        }
+        frames.into()
+    }
+}
+
+impl ToSchema for RoomFrame {}
+
+/// The room's WebSocket: events and presence frames out, actions in.
+///
+/// Frames out: `welcome` first, then the numbered events after `since` (as
+/// on the events stream), presence frames, and the replies to the client's
+/// frames (`ack` with the action's reply, `error`, `pong`); schema RoomFrame.
+/// Frames in: schema ClientFrame. The seat token may come as
+/// `Authorization: Bearer` or as `?token=`.
+#[utoipa::path(
+    get,
+    path = "/rooms/{id}/ws",
+    tag = "rooms",
+    params(
+        RoomPath,
+        ("since" = Option<i64>, Query, description = "The last event number the client saw."),
+        ("token" = Option<String>, Query, description = "A seat token: the socket acts for the seat and counts as its presence."),
+    ),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol."),
+        (status = 400, description = "Not a WebSocket handshake, or the query string cannot be read (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
+        (status = 403, description = status::WATCH_WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
 pub(crate) async fn room_socket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(RoomPath { id }): Path<RoomPath>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
     upgrade: WebSocketUpgrade,
@@ -101,10 +194,12 @@ impl RateLimit {
 }
 
 fn error_frame(request_id: Option<Value>, error: &ApiError) -> Message {
-    let body = error.body();
-    text(
-        &json!({"type": "error", "request_id": request_id, "code": body.code, "message": body.message}),
-    )
+    let ErrorBody { code, message } = error.body();
+    text(&SocketFrame::Error {
+        request_id,
+        code,
+        message,
+    })
 }
 
 /// The close frame every socket gets when the server stops: code 1012 (restart).
@@ -120,15 +215,26 @@ fn text(value: &impl Serialize) -> Message {
     Message::Text(Utf8Bytes::from(json))
 }
 
-/// The answer to an action sent on the socket: the action's reply with the
-/// client's `request_id`.
-#[derive(Serialize)]
-struct Ack {
+/// The answer to an action sent on the socket: the action's reply (as the
+/// HTTP route gives it) with the client's `request_id`.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Ack {
     #[serde(flatten)]
     reply: ActReply,
+    /// Always `ack`.
     #[serde(rename = "type")]
-    kind: &'static str,
+    kind: AckType,
+    /// The action frame's `request_id`, or `null`.
+    #[schema(required = true)]
     request_id: Option<Value>,
+}
+
+/// The `type` of an ack.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AckType {
+    /// `ack`.
+    Ack,
 }
 
 async fn relay(
@@ -139,11 +245,10 @@ async fn relay(
 ) {
     let (mut sink, mut stream) = socket.split();
     let shutdown = state.shutdown_signal();
-    let welcome = json!({
-        "type": "welcome",
-        "seats": connection.watch.seats.iter().map(|side| side.name()).collect::<Vec<_>>(),
-        "since": connection.last,
-    });
+    let welcome = SocketFrame::Welcome {
+        seats: connection.watch.seats.clone(),
+        since: connection.last,
+    };
     if sink.send(text(&welcome)).await.is_err() {
         return;
     }
@@ -216,21 +321,30 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         ClientFrame::Impasse { request_id } => (Action::Impasse, request_id),
         ClientFrame::Rematch { request_id } => (Action::Rematch, request_id),
         ClientFrame::Ping { request_id } => {
-            return text(&json!({"type": "pong", "request_id": request_id}));
+            return text(&SocketFrame::Pong { request_id });
         }
     };
     match connection.room.act(token, action).await {
         Ok(reply) => text(&Ack {
             reply,
-            kind: "ack",
+            kind: AckType::Ack,
             request_id,
         }),
         Err(error) => error_frame(request_id, &error),
     }
 }
 
-/// `GET /lobby/ws`: the lobby JSON now, and again after every change (at most
+/// The lobby JSON over a WebSocket, sent again after every change (at most
 /// twice a second).
+#[utoipa::path(
+    get,
+    path = "/lobby/ws",
+    tag = "lobby",
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol. Every frame is a Lobby."),
+        (status = 400, description = "Not a WebSocket handshake (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
+    )
+)]
 pub(crate) async fn lobby_socket(
     State(state): State<AppState>,
     upgrade: WebSocketUpgrade,
@@ -246,7 +360,7 @@ async fn lobby_relay(mut socket: WebSocket, state: AppState) {
     let shutdown = state.shutdown_signal();
     loop {
         changes.borrow_and_update();
-        if socket.send(text(&lobby.json())).await.is_err() {
+        if socket.send(text(&lobby.view())).await.is_err() {
             return;
         }
         tokio::time::sleep(Duration::from_millis(500)).await;

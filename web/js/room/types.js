@@ -3,10 +3,13 @@
 // WebSocket (`/api/v1/rooms/{id}/ws`: crates/server/src/event.rs for the
 // numbered events, crates/server/src/ws.rs for the rest). JSDoc only, in one
 // place, so the page's modules and the server's schema can be checked against
-// each other; `null` in a type is a `null` the server sends, never a missing key.
-// The names are the OpenAPI schemas' (crates/server/openapi.json) where one
-// exists: Room, Settings, Seat, Result; `RoomEvent` is `Event`,
-// `PresenceFrame` is `Presence` and `Joined` is `Seated`.
+// each other (crates/server/tests/web_types.rs holds these typedefs to the
+// server's OpenAPI document); `null` in a type is a `null` the server sends,
+// never a missing key.
+// The names are the OpenAPI schemas' (`GET /api/v1/openapi.json`) where one
+// exists: Room, Settings, Seat, Clocks, Result, Notation, Side, Variant, Mode,
+// Status; `RoomEvent` is `Event`, `PresenceFrame` is `Presence`, `Joined` is
+// `Seated`, and `WelcomeFrame` and `PongFrame` are branches of `SocketFrame`.
 
 /** @typedef {"first" | "second"} Side a side of the game (Sente/Gote, Red/Black) */
 /**

@@ -3,14 +3,16 @@
 
 use rules::{Outcome, Side, Variant};
 use serde::{Serialize, Serializer};
+use utoipa::ToSchema;
 
 use super::core::{Mode, Presence, Room, RoomStatus};
 use crate::lobby::Summary;
+use crate::openapi::{ModeName, SideName, StatusName, VariantName};
 use crate::records::{self, Notation};
 use crate::room_settings::SettingsView;
 
 /// A value for each side (or seat): `{"first": ..., "second": ...}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct PerSide<T> {
     /// Sente's (Red's), or the first seat's.
     pub first: T,
@@ -37,19 +39,23 @@ pub struct Connections {
 }
 
 /// `GET /rooms/{id}`: everything a client draws a room from.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Room)]
 pub struct RoomView {
     /// The room id.
     pub id: String,
     /// The game.
+    #[schema(value_type = VariantName)]
     pub variant: Variant,
     /// How it is played.
+    #[schema(value_type = ModeName)]
     pub mode: Mode,
     /// The computer's level in computer rooms, else 0.
     pub level: u8,
     /// The house rules.
     pub settings: SettingsView,
     /// Where the game stands.
+    #[schema(value_type = StatusName)]
     pub status: RoomStatus,
     /// The start position (SFEN/FEN).
     pub start: String,
@@ -62,20 +68,25 @@ pub struct RoomView {
     /// The legal moves now (none once the game is over).
     pub legal_moves: Vec<String>,
     /// Who moves.
+    #[schema(value_type = SideName)]
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
     /// Each side's impasse points in shogi and annan, else `null`.
+    #[schema(required = true)]
     pub impasse_points: Option<PerSide<u32>>,
     /// How the game ended (nulls while it goes on).
     pub result: ResultView,
     /// The clocks, `null` in a room without one.
+    #[schema(required = true)]
     pub clocks: Option<ClocksView>,
     /// Who holds each seat (`null` while free).
     pub seats: PerSide<Option<SeatView>>,
     /// The side that offered a draw.
+    #[schema(required = true, value_type = Option<SideName>)]
     pub draw_offer: Option<Side>,
     /// The seat that asked for a rematch.
+    #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
     /// Open WebSockets without a seat.
     pub spectators: usize,
@@ -86,7 +97,7 @@ pub struct RoomView {
 }
 
 /// A game's result: `first`, `second` or `draw`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Winner {
     /// The first player won.
@@ -108,20 +119,25 @@ impl Winner {
 }
 
 /// How the game ended, and the side to move (for a client that only reads this).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Result)]
 pub struct ResultView {
     /// Who won, `null` while the game goes on.
+    #[schema(required = true)]
     pub result: Option<Winner>,
     /// The end reason's code, `null` while the game goes on.
+    #[schema(required = true)]
     pub reason: Option<&'static str>,
     /// Who moves.
+    #[schema(value_type = SideName)]
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
 }
 
 /// A room's clocks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Clocks)]
 pub struct ClocksView {
     /// Seconds per move once the main time is used up.
     pub time_per_move: u32,
@@ -130,15 +146,19 @@ pub struct ClocksView {
     /// Each side's main time left, the running turn counted.
     pub main_left_ms: PerSide<u64>,
     /// The side whose clock runs, `null` when none does.
+    #[schema(required = true, value_type = Option<SideName>)]
     pub running: Option<Side>,
     /// Milliseconds the running side has left on this turn.
+    #[schema(required = true)]
     pub remaining_ms: Option<u64>,
 }
 
 /// A taken seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Seat)]
 pub struct SeatView {
     /// The side it plays in the current game.
+    #[schema(value_type = SideName)]
     pub side: Side,
     /// The player's anonymous id.
     pub player: String,
@@ -156,7 +176,8 @@ pub struct SeatView {
 
 /// The presence frame sent to every socket of a room when its connections
 /// change: never stored, never numbered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Presence)]
 pub struct PresenceView {
     /// Always `presence`.
     #[serde(rename = "type")]
@@ -168,7 +189,7 @@ pub struct PresenceView {
 }
 
 /// The `type` of a presence frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PresenceType {
     /// `presence`.
@@ -176,7 +197,7 @@ pub enum PresenceType {
 }
 
 /// A seat's connection, in the presence frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SeatPresence {
     /// Whether the seat has an open connection.
     pub connected: bool,
@@ -185,7 +206,7 @@ pub struct SeatPresence {
 }
 
 /// What an action answers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum ActReply {
     /// A move was played: its number.
@@ -217,7 +238,7 @@ pub enum ActReply {
 }
 
 /// Where an offer stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Agreement {
     /// One side asked.

@@ -214,12 +214,19 @@ impl TestServer {
     }
 
     pub async fn ws(&self, id: &str, query: &str) -> Client {
-        let url = format!("ws://{}/api/v1/rooms/{id}/ws?{query}", self.addr);
-        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        let mut client = Client { socket };
+        let mut client = self.ws_open(id, query).await;
         let welcome = client.next().await;
         assert_eq!(welcome["type"], "welcome", "{welcome}");
         client
+    }
+}
+
+impl TestServer {
+    /// A room socket as it opens, its welcome frame unread.
+    pub async fn ws_open(&self, id: &str, query: &str) -> Client {
+        let url = format!("ws://{}/api/v1/rooms/{id}/ws?{query}", self.addr);
+        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        Client { socket }
     }
 }
 
