@@ -6,7 +6,7 @@ import { lobbySocket, request } from "./api.js";
 import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
-import { playerId, playerName, setPlayerName, setRoomToken } from "./storage.js";
+import { keepPlayerCredential, playerCredential, playerName, setPlayerName, setRoomToken } from "./storage.js";
 
 export const VARIANTS = ["shogi", "minishogi", "annan", "xiangqi"];
 
@@ -216,7 +216,7 @@ function newGameForm() {
       variant: variant.value,
       mode: mode.value,
       settings,
-      player: playerId(),
+      ...playerCredential(),
     };
     if (mode.value === "computer") body.level = Number(level.value);
     if (mode.value !== "local") body.seat = seat.value;
@@ -225,6 +225,7 @@ function newGameForm() {
     submit.disabled = true;
     try {
       const created = await request("POST", "/rooms", { body });
+      keepPlayerCredential(created);
       setRoomToken(created.id, {
         token: created.token,
         seats: mode.value === "local" ? ["first", "second"] : [created.seat],

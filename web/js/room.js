@@ -12,7 +12,7 @@ import { el } from "./dom.js";
 import { errorBox, errorText, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { MoveList, notationList, reviewPlyFor } from "./moves.js";
-import { playerId, playerName, roomToken, setRoomToken } from "./storage.js";
+import { keepPlayerCredential, playerCredential, playerName, roomToken, setRoomToken } from "./storage.js";
 import { renderActions } from "./room/actions.js";
 import { eventText } from "./room/announce.js";
 import { tickClocks } from "./room/clocks.js";
@@ -108,10 +108,11 @@ class RoomPage {
    */
   async join() {
     /** @type {Record<string, string>} */
-    const body = { player: playerId() };
+    const body = { ...playerCredential() };
     if (playerName()) body.name = playerName();
     try {
       const joined = await request("POST", `/rooms/${encodeURIComponent(this.id)}/join`, { body });
+      keepPlayerCredential(joined);
       /** @type {SeatToken} */
       const seat = { token: joined.token, seats: [joined.seat] };
       setRoomToken(this.id, seat);

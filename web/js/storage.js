@@ -1,6 +1,7 @@
 // What this device remembers in localStorage: the seat tokens of its rooms
 // (the only proof of a seat, so a reload or a reopened invitation gets the
-// seat back), its anonymous player id and name, and the display choices.
+// seat back), its anonymous player id with the secret that proves it, its
+// name, and the display choices.
 // Storage may be unavailable (private mode, blocked cookies): every read then
 // answers the default and every write is dropped, and the page still works
 // for this visit.
@@ -63,19 +64,32 @@ export function setRoomToken(roomId, seat) {
 }
 
 /**
- * This device's anonymous player id, made up on first use. The server
- * accepts 1-64 letters, digits, '-' or '_'.
- * @returns {string}
+ * This device's anonymous player: the public id and the secret that proves
+ * it, both issued by the server with the device's first room.
+ * @typedef {{ player: string, player_secret: string }} PlayerCredential
  */
-export function playerId() {
-  let id = read("player");
-  if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    write("player", id);
+
+/**
+ * The device's player, or null before its first room (or when only an id
+ * from before credentials is stored: the server then issues a new player).
+ * @returns {PlayerCredential | null}
+ */
+export function playerCredential() {
+  const player = read("player");
+  const secret = read("player.secret");
+  return player && secret ? { player, player_secret: secret } : null;
+}
+
+/**
+ * Keeps the player the server issued (a create or join reply with a
+ * `player_secret`); replies without one name the player already kept.
+ * @param {{ player?: string, player_secret?: string }} reply
+ */
+export function keepPlayerCredential(reply) {
+  if (reply.player && reply.player_secret) {
+    write("player", reply.player);
+    write("player.secret", reply.player_secret);
   }
-  return id;
 }
 
 /** @returns {string} the display name, "" when none was given */

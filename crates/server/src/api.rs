@@ -23,12 +23,13 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::event::{EventJson, Frame};
+use crate::identity::{Identity, display_name};
 use crate::lobby::LobbyView;
 use crate::openapi::status;
 use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
 use crate::room_settings::{RoomSettings, SettingsChoice};
 use crate::rooms::NewRoom;
-use crate::{AppState, ids, openapi, records, ws};
+use crate::{AppState, openapi, records, ws};
 
 /// The routes under `/api/v1`, each registered with its OpenAPI description
 /// (the handler's `#[utoipa::path]`), and the document they make, served at
@@ -70,7 +71,7 @@ pub(crate) struct RoomPath {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Path)]
 struct PlayerPath {
-    /// The player's anonymous id (1-64 letters, digits, '-' or '_').
+    /// The player's public id.
     id: String,
 }
 
@@ -129,9 +130,13 @@ pub(crate) struct CreateRoom {
     #[serde(default)]
     #[schema(value_type = Option<openapi::SideName>, default = "first")]
     seat: Option<String>,
-    /// The device's anonymous player id (1-64 letters, digits, '-' or '_'); made up when missing.
+    /// The device's player id, issued by the server with its first room;
+    /// leave it out to be given a new player.
     #[serde(default)]
     player: Option<String>,
+    /// The player's secret credential, required with `player`.
+    #[serde(default)]
+    player_secret: Option<String>,
     /// The display name, trimmed to 40 characters; `Anonymous` when missing.
     #[serde(default)]
     #[schema(max_length = 40)]
@@ -142,9 +147,13 @@ pub(crate) struct CreateRoom {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JoinRoom {
-    /// The device's anonymous player id; made up when missing.
+    /// The device's player id, issued by the server with its first room;
+    /// leave it out to be given a new player.
     #[serde(default)]
     player: Option<String>,
+    /// The player's secret credential, required with `player`.
+    #[serde(default)]
+    player_secret: Option<String>,
     /// The display name, trimmed to 40 characters; `Anonymous` when missing.
     #[serde(default)]
     #[schema(max_length = 40)]
@@ -165,6 +174,11 @@ pub(crate) struct CreatedRoom {
     token: String,
     /// The player id (the one given, or a new one for the device to keep).
     player: String,
+    /// Secret, only for a new player: the credential the device keeps beside
+    /// the player id and sends as `player_secret` from then on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    player_secret: Option<String>,
 }
 
 /// The reply to `POST /rooms/{id}/join`: the seat taken and its secret token.
@@ -177,41 +191,11 @@ pub(crate) struct Seated {
     token: String,
     /// The player id (the one given, or a new one for the device to keep).
     player: String,
-}
-
-/// A player id the client keeps, or a new one.
-fn player_id(given: Option<String>) -> Result<String, ApiError> {
-    match given {
-        Some(id)
-            if id.len() <= 64
-                && !id.is_empty()
-                && id
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-        {
-            Ok(id)
-        }
-        Some(_) => Err(ApiError::BadRequest(
-            "player must be 1-64 letters, digits, '-' or '_'".to_owned(),
-        )),
-        None => Ok(ids::secret()),
-    }
-}
-
-/// A display name: trimmed, at most 40 characters, never empty.
-fn display_name(given: Option<String>) -> String {
-    let name: String = given
-        .unwrap_or_default()
-        .trim()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(40)
-        .collect();
-    if name.is_empty() {
-        "Anonymous".to_owned()
-    } else {
-        name
-    }
+    /// Secret, only for a new player: the credential the device keeps beside
+    /// the player id and sends as `player_secret` from then on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    player_secret: Option<String>,
 }
 
 fn invite_url(state: &AppState, headers: &HeaderMap, id: &str) -> String {
@@ -233,6 +217,8 @@ fn invite_url(state: &AppState, headers: &HeaderMap, id: &str) -> String {
     request_body = CreateRoom,
     responses(
         (status = 201, description = "The room, the creator's seat and its secret token.", body = CreatedRoom),
+        (status = 401, description = status::MISSING_CREDENTIAL, body = ErrorBody),
+        (status = 403, description = status::WRONG_CREDENTIAL, body = ErrorBody),
         (status = 413, description = status::TOO_LARGE, body = ErrorBody),
         (status = 422, description = "bad-request: the body, a setting, the variant, mode, level, seat, player id or start position is refused.", body = ErrorBody),
         (status = 429, description = status::TOO_MANY, body = ErrorBody),
@@ -273,7 +259,13 @@ async fn create_room(
             .map_err(|err| ApiError::BadRequest(err.to_string()))?,
     };
     let settings = RoomSettings::from_json(&body.settings).map_err(ApiError::BadRequest)?;
-    let player = player_id(body.player)?;
+    let identity = Identity::check(
+        state.store.as_ref(),
+        body.player,
+        body.player_secret.as_deref(),
+    )
+    .await?;
+    let player = identity.player().to_owned();
     let name = display_name(body.name);
     let (id, room) = state
         .rooms
@@ -286,7 +278,7 @@ async fn create_room(
             device: peer.ip().to_string(),
         })
         .await?;
-    state.store.set_player_name(&player, &name).await?;
+    identity.keep(state.store.as_ref(), &name).await?;
     let creator = Joiner {
         player: player.clone(),
         name: name.clone(),
@@ -319,6 +311,7 @@ async fn create_room(
         seat,
         token,
         player,
+        player_secret: identity.new_secret(),
     };
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
@@ -332,6 +325,8 @@ async fn create_room(
     request_body(content = Option<JoinRoom>, description = "Optional: an empty body joins anonymously."),
     responses(
         (status = 200, description = "The seat and its secret token.", body = Seated),
+        (status = 401, description = status::MISSING_CREDENTIAL, body = ErrorBody),
+        (status = 403, description = status::WRONG_CREDENTIAL, body = ErrorBody),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
         (status = 409, description = "no-free-seat: both seats are taken.", body = ErrorBody),
         (status = 413, description = "The body is larger than the server accepts (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
@@ -351,7 +346,13 @@ async fn join_room(
         serde_json::from_slice(&body).map_err(|err| ApiError::BadRequest(err.to_string()))?
     };
     let room = state.rooms.get(&id).await?;
-    let player = player_id(body.player)?;
+    let identity = Identity::check(
+        state.store.as_ref(),
+        body.player,
+        body.player_secret.as_deref(),
+    )
+    .await?;
+    let player = identity.player().to_owned();
     let name = display_name(body.name);
     let joiner = Joiner {
         player: player.clone(),
@@ -360,11 +361,12 @@ async fn join_room(
         computer: false,
     };
     let (seat, token) = room.join(joiner, None).await?;
-    state.store.set_player_name(&player, &name).await?;
+    identity.keep(state.store.as_ref(), &name).await?;
     Ok(Json(Seated {
         seat,
         token,
         player,
+        player_secret: identity.new_secret(),
     }))
 }
 
@@ -916,29 +918,37 @@ pub(crate) struct PlayerName {
     name: String,
 }
 
-/// Change a player's display name.
+/// Change a player's display name: only with the player's credential.
 #[utoipa::path(
     put,
     path = "/players/{id}",
     tag = "players",
     params(PlayerPath),
     request_body = Rename,
+    security(("playerCredential" = [])),
     responses(
         (status = 200, description = "The new name.", body = PlayerName),
+        (status = 401, description = status::MISSING_CREDENTIAL, body = ErrorBody),
+        (status = 403, description = status::WRONG_CREDENTIAL, body = ErrorBody),
         (status = 413, description = status::TOO_LARGE, body = ErrorBody),
-        (status = 422, description = "bad-request: the body is not a Rename, or the player id is not 1-64 letters, digits, '-' or '_'.", body = ErrorBody),
+        (status = 422, description = "bad-request: the body is not a Rename.", body = ErrorBody),
         (status = 500, description = status::INTERNAL, body = ErrorBody),
     )
 )]
 async fn rename_player(
     State(state): State<AppState>,
     Path(PlayerPath { id }): Path<PlayerPath>,
+    headers: HeaderMap,
     AppJson(body): AppJson<Rename>,
 ) -> Result<Json<PlayerName>, ApiError> {
-    let id = player_id(Some(id))?;
+    let secret = token(&headers, None);
+    let identity = Identity::check(state.store.as_ref(), Some(id), secret.as_deref()).await?;
     let name = display_name(Some(body.name));
-    state.store.set_player_name(&id, &name).await?;
-    Ok(Json(PlayerName { player: id, name }))
+    identity.keep(state.store.as_ref(), &name).await?;
+    Ok(Json(PlayerName {
+        player: identity.player().to_owned(),
+        name,
+    }))
 }
 
 /// `PUT /rooms/{id}/name` body.

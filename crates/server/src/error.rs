@@ -26,6 +26,14 @@ pub enum ApiError {
     /// The token is not one of this room's seat tokens.
     #[error("the token holds no seat in this room")]
     WrongToken,
+    /// A player is named without their credential.
+    #[error(
+        "naming a player needs their credential ('player_secret', or 'Authorization: Bearer <credential>' for the player's own routes); leave out the player id to be given a new one"
+    )]
+    MissingCredential,
+    /// The credential is not the named player's.
+    #[error("the credential does not prove that player")]
+    WrongCredential,
     /// The room refused the command (its turn, a free seat, the rules ...).
     #[error("{0}")]
     Refused(#[from] Refusal),
@@ -72,6 +80,8 @@ impl ApiError {
             ApiError::PlayerNotFound(_) => "player-not-found",
             ApiError::MissingToken => "missing-token",
             ApiError::WrongToken => "wrong-token",
+            ApiError::MissingCredential => "missing-credential",
+            ApiError::WrongCredential => "wrong-credential",
             ApiError::Refused(refusal) => match refusal {
                 Refusal::NotSeated => "wrong-token",
                 Refusal::NotYourTurn => "not-your-turn",
@@ -94,8 +104,8 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::RoomNotFound(_) | ApiError::PlayerNotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::MissingToken => StatusCode::UNAUTHORIZED,
-            ApiError::WrongToken => StatusCode::FORBIDDEN,
+            ApiError::MissingToken | ApiError::MissingCredential => StatusCode::UNAUTHORIZED,
+            ApiError::WrongToken | ApiError::WrongCredential => StatusCode::FORBIDDEN,
             ApiError::Refused(refusal) => match refusal {
                 Refusal::NotSeated => StatusCode::FORBIDDEN,
                 Refusal::NotYourTurn

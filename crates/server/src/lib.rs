@@ -26,6 +26,7 @@ mod api;
 mod computer;
 mod error;
 mod event;
+mod identity;
 mod ids;
 mod lobby;
 mod openapi;

@@ -58,7 +58,8 @@ use crate::room::{Mode, RoomStatus};
 )]
 pub(crate) struct Frame;
 
-/// The `seatToken` security scheme the seat's routes name.
+/// The security schemes: `seatToken` for a seat's routes, `playerCredential`
+/// for a player's own.
 struct SeatToken;
 
 impl Modify for SeatToken {
@@ -71,6 +72,17 @@ impl Modify for SeatToken {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "The secret seat token from creating or joining a room.",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "playerCredential",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "The player's secret credential (`player_secret`), issued with a new player.",
                     ))
                     .build(),
             ),
@@ -215,6 +227,11 @@ pub(crate) mod status {
         "missing-token: the request has no seat token (send Authorization: Bearer <token>).";
     /// 403.
     pub(crate) const WRONG_TOKEN: &str = "wrong-token: the token holds no seat in this room.";
+    /// 401 of the routes that name a player.
+    pub(crate) const MISSING_CREDENTIAL: &str =
+        "missing-credential: a player is named without their credential.";
+    /// 403 of the routes that name a player.
+    pub(crate) const WRONG_CREDENTIAL: &str = "wrong-credential: the credential does not prove that player (or the player was made before credentials existed).";
     /// 403 of the events stream and the WebSocket, which take a token only to count presence.
     pub(crate) const WATCH_WRONG_TOKEN: &str =
         "wrong-token: a token was given and holds no seat in this room.";

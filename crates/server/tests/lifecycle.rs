@@ -186,18 +186,23 @@ async fn the_computer_plays_for_an_away_player_until_they_come_back() {
 async fn rated_games_change_ratings_and_statistics() {
     let server = TestServer::start().await;
     let created = server
-        .create(json!({"variant": "xiangqi", "settings": {"rated": true}, "player": "ann-1", "name": "Ann"}))
+        .create(json!({"variant": "xiangqi", "settings": {"rated": true}, "name": "Ann"}))
         .await;
     let id = created["id"].as_str().unwrap();
+    let (ann_id, ann_secret) = (
+        created["player"].as_str().unwrap(),
+        created["player_secret"].as_str().unwrap(),
+    );
     let (status, joined) = server
         .request(
             "POST",
             &format!("/api/v1/rooms/{id}/join"),
             None,
-            Some(&json!({"player": "bo-1", "name": "Bo"})),
+            Some(&json!({"name": "Bo"})),
         )
         .await;
     assert_eq!(status, 200);
+    let bo_id = joined["player"].as_str().unwrap();
     let (status, _) = server
         .request(
             "POST",
@@ -207,8 +212,8 @@ async fn rated_games_change_ratings_and_statistics() {
         )
         .await;
     assert_eq!(status, 200);
-    let ann = server.get("/api/v1/players/ann-1").await;
-    let bo = server.get("/api/v1/players/bo-1").await;
+    let ann = server.get(&format!("/api/v1/players/{ann_id}")).await;
+    let bo = server.get(&format!("/api/v1/players/{bo_id}")).await;
     assert_eq!(ann["name"], "Ann");
     assert_eq!(ann["variants"]["xiangqi"]["wins"], 1);
     assert_eq!(bo["variants"]["xiangqi"]["losses"], 1);
@@ -236,12 +241,88 @@ async fn rated_games_change_ratings_and_statistics() {
     let (status, renamed) = server
         .request(
             "PUT",
-            "/api/v1/players/ann-1",
-            None,
+            &format!("/api/v1/players/{ann_id}"),
+            Some(ann_secret),
             Some(&json!({"name": "  Annie "})),
         )
         .await;
     assert_eq!((status, renamed["name"].as_str()), (200, Some("Annie")));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn nobody_acts_as_another_player_without_their_credential() {
+    let server = TestServer::start().await;
+    let created = server
+        .create(json!({"variant": "shogi", "name": "Victim"}))
+        .await;
+    let victim = created["player"].as_str().unwrap();
+    let secret = created["player_secret"].as_str().unwrap();
+    let rename = |credential: Option<&'static str>| {
+        let path = format!("/api/v1/players/{victim}");
+        let server = &server;
+        async move {
+            server
+                .request("PUT", &path, credential, Some(&json!({"name": "Mallory"})))
+                .await
+        }
+    };
+    // Renaming: no credential, or someone else's.
+    let other = server.create(json!({"variant": "shogi"})).await;
+    let other_secret: &'static str = other["player_secret"].as_str().unwrap().to_owned().leak();
+    assert_eq!(rename(None).await.1["code"], "missing-credential");
+    assert_eq!(rename(Some("guess")).await.1["code"], "wrong-credential");
+    assert_eq!(
+        rename(Some(other_secret)).await.1["code"],
+        "wrong-credential"
+    );
+    // Rated games in the victim's name: refused, and nothing is stored.
+    let lobby = server.get("/api/v1/lobby").await;
+    let impersonation = json!({"settings": {"rated": true}, "player": victim});
+    let (status, body) = server
+        .request("POST", "/api/v1/rooms", None, Some(&impersonation))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("missing-credential"))
+    );
+    let guessed =
+        json!({"settings": {"rated": true}, "player": victim, "player_secret": secret.repeat(2)});
+    let (status, _) = server
+        .request("POST", "/api/v1/rooms", None, Some(&guessed))
+        .await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        server.get("/api/v1/lobby").await["waiting"],
+        lobby["waiting"]
+    );
+    let open = server.create(json!({"settings": {"rated": true}})).await;
+    let join = format!("/api/v1/rooms/{}/join", open["id"].as_str().unwrap());
+    let (status, _) = server
+        .request("POST", &join, None, Some(&json!({"player": victim})))
+        .await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        server
+            .get(&format!("/api/v1/rooms/{}", open["id"].as_str().unwrap()))
+            .await["status"],
+        "waiting"
+    );
+    assert_eq!(
+        server.get(&format!("/api/v1/players/{victim}")).await["name"],
+        "Victim"
+    );
+    // With the credential, the player is theirs: no new one is issued.
+    let (status, joined) = server
+        .request(
+            "POST",
+            &join,
+            None,
+            Some(&json!({"player": victim, "player_secret": secret})),
+        )
+        .await;
+    assert_eq!((status, joined["player"].as_str()), (200, Some(victim)));
+    assert!(joined.get("player_secret").is_none(), "{joined}");
     server.stop().await;
 }
 

@@ -453,6 +453,26 @@ async fn rooms_in_every_state(contract: &Contract, server: &TestServer) {
             (422, Some("bad-request")),
         )
         .await;
+    let no_credential = json!({"player": "someone"});
+    contract
+        .expect(
+            server,
+            ("POST", "/rooms"),
+            None,
+            Some(&no_credential),
+            (401, Some("missing-credential")),
+        )
+        .await;
+    let wrong_credential = json!({"player": "someone", "player_secret": "guess"});
+    contract
+        .expect(
+            server,
+            ("POST", "/rooms"),
+            None,
+            Some(&wrong_credential),
+            (403, Some("wrong-credential")),
+        )
+        .await;
 }
 
 /// Every action of a seat, its replies, and each refusal it documents.
@@ -515,14 +535,34 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
             (409, Some("no-free-seat")),
         )
         .await;
-    let bad_player = json!({"player": "no spaces"});
+    let unknown_field = json!({"colour": "red"});
     contract
         .expect(
             server,
             ("POST", &join_path),
             None,
-            Some(&bad_player),
+            Some(&unknown_field),
             (422, Some("bad-request")),
+        )
+        .await;
+    let no_credential = json!({"player": "someone"});
+    contract
+        .expect(
+            server,
+            ("POST", &join_path),
+            None,
+            Some(&no_credential),
+            (401, Some("missing-credential")),
+        )
+        .await;
+    let wrong_credential = json!({"player": "someone", "player_secret": "guess"});
+    contract
+        .expect(
+            server,
+            ("POST", &join_path),
+            None,
+            Some(&wrong_credential),
+            (403, Some("wrong-credential")),
         )
         .await;
     let join_missing = format!("/rooms/{missing}/join");
@@ -824,8 +864,13 @@ async fn events_records_and_sockets(contract: &Contract, server: &TestServer) {
 /// Players, their names and ratings, the lobby (and its socket), statistics
 /// and the document itself.
 async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
-    let body = json!({"variant": "minishogi", "mode": "online", "player": "ann-1", "name": "Ann"});
-    let (id, _) = create(contract, server, body).await;
+    let body = json!({"variant": "minishogi", "mode": "online", "name": "Ann"});
+    let created = contract
+        .expect(server, ("POST", "/rooms"), None, Some(&body), (201, None))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let ann = created["player"].as_str().unwrap().to_owned();
+    let secret = created["player_secret"].as_str().unwrap().to_owned();
     let lobby = contract
         .expect(server, ("GET", "/lobby"), None, None, (200, None))
         .await;
@@ -853,7 +898,13 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
         .await;
 
     let player = contract
-        .expect(server, ("GET", "/players/ann-1"), None, None, (200, None))
+        .expect(
+            server,
+            ("GET", &format!("/players/{ann}")),
+            None,
+            None,
+            (200, None),
+        )
         .await;
     assert_eq!(player["name"], "Ann");
     contract
@@ -866,11 +917,12 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
         )
         .await;
     let body = json!({"name": "Annie"});
+    let ann_path = format!("/players/{ann}");
     contract
         .expect(
             server,
-            ("PUT", "/players/ann-1"),
-            None,
+            ("PUT", &ann_path),
+            Some(&secret),
             Some(&body),
             (200, None),
         )
@@ -878,17 +930,26 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
     contract
         .expect(
             server,
-            ("PUT", "/players/no%20spaces"),
+            ("PUT", &ann_path),
             None,
             Some(&body),
-            (422, Some("bad-request")),
+            (401, Some("missing-credential")),
         )
         .await;
     contract
         .expect(
             server,
-            ("PUT", "/players/ann-1"),
-            None,
+            ("PUT", &ann_path),
+            Some("not-the-secret"),
+            Some(&body),
+            (403, Some("wrong-credential")),
+        )
+        .await;
+    contract
+        .expect(
+            server,
+            ("PUT", &ann_path),
+            Some(&secret),
             Some(&json!({})),
             (422, Some("bad-request")),
         )

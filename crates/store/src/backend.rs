@@ -33,6 +33,39 @@ pub async fn open(url: &str) -> Result<Arc<dyn Store>> {
     }
 }
 
+/// Creates the database file readable and writable by its owner only
+/// (SQLite gives its journal files the same mode), unless it exists.
+fn create_private(path: &std::path::Path) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // An existing file keeps its mode; an in-memory database or a path that
+    // cannot be made is left to SQLite, whose error names the problem.
+    let _ = options.open(path);
+}
+
+/// Seats stored before tokens were kept as digests get their digest, and
+/// lose the token.
+macro_rules! hash_legacy_tokens {
+    ($pool:expr) => {{
+        let legacy: Vec<(String, String, String)> =
+            sqlx::query_as("SELECT room_id, seat, token FROM seats WHERE token_hash IS NULL")
+                .fetch_all($pool)
+                .await?;
+        for (room_id, seat, token) in legacy {
+            sqlx::query(
+                "UPDATE seats SET token_hash = $1, token = '' WHERE room_id = $2 AND seat = $3",
+            )
+            .bind(crate::digest(&token))
+            .bind(room_id)
+            .bind(seat)
+            .execute($pool)
+            .await?;
+        }
+    }};
+}
+
 /// The embedded backend: one SQLite file in WAL mode.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
@@ -55,11 +88,13 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
+        create_private(options.get_filename());
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        hash_legacy_tokens!(&pool);
         Ok(SqliteStore { pool })
     }
 }
@@ -89,6 +124,7 @@ impl PostgresStore {
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        hash_legacy_tokens!(&pool);
         Ok(PostgresStore { pool })
     }
 }
@@ -154,7 +190,7 @@ macro_rules! store_impl {
 
             async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>> {
                 Ok(sqlx::query_as(
-                    "SELECT room_id, seat, token, player FROM seats WHERE room_id = $1 ORDER BY seat",
+                    "SELECT room_id, seat, token_hash, player FROM seats WHERE room_id = $1 ORDER BY seat",
                 )
                 .bind(room_id)
                 .fetch_all(&self.pool)
@@ -169,10 +205,13 @@ macro_rules! store_impl {
             ) -> Result<()> {
                 let mut tx = self.pool.begin().await?;
                 if let Some(seat) = seat {
-                    sqlx::query("INSERT INTO seats (room_id, seat, token, player) VALUES ($1, $2, $3, $4)")
+                    sqlx::query(
+                        "INSERT INTO seats (room_id, seat, token, token_hash, player) \
+                         VALUES ($1, $2, '', $3, $4)",
+                    )
                         .bind(&seat.room_id)
                         .bind(&seat.seat)
-                        .bind(&seat.token)
+                        .bind(&seat.token_hash)
                         .bind(&seat.player)
                         .execute(&mut *tx)
                         .await?;
@@ -275,6 +314,23 @@ macro_rules! store_impl {
                 .bind(variant)
                 .fetch_optional(&self.pool)
                 .await?)
+            }
+
+            async fn create_player(&self, player: &str, secret_hash: &str, name: &str) -> Result<()> {
+                sqlx::query("INSERT INTO players (id, name, secret_hash) VALUES ($1, $2, $3)")
+                    .bind(player)
+                    .bind(name)
+                    .bind(secret_hash)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn player_secret_hash(&self, player: &str) -> Result<Option<String>> {
+                Ok(sqlx::query_scalar("SELECT secret_hash FROM players WHERE id = $1")
+                    .bind(player)
+                    .fetch_one(&self.pool)
+                    .await?)
             }
 
             async fn set_player_name(&self, player: &str, name: &str) -> Result<()> {

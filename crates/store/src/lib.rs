@@ -18,6 +18,7 @@
 
 mod backend;
 mod records;
+mod secret;
 
 use async_trait::async_trait;
 
@@ -25,6 +26,7 @@ pub use backend::{PostgresStore, SqliteStore, open};
 pub use records::{
     EventRecord, GameRecord, PlayerCounts, RatingRecord, RoomRecord, SeatRecord, VariantCounts,
 };
+pub use secret::digest;
 
 /// What can go wrong with the store.
 #[derive(Debug, thiserror::Error)]
@@ -144,6 +146,19 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// Database failures.
     async fn rating(&self, player: &str, variant: &str) -> Result<Option<RatingRecord>>;
+
+    /// Makes a new player with the digest of its credential and its name.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the id is taken; database failures.
+    async fn create_player(&self, player: &str, secret_hash: &str, name: &str) -> Result<()>;
+
+    /// The digest of a player's credential: `None` for a player made before
+    /// credentials existed, whom no one can act as.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; database failures.
+    async fn player_secret_hash(&self, player: &str) -> Result<Option<String>>;
 
     /// Sets a player's display name, creating the player if new.
     ///

@@ -28,8 +28,9 @@ pub struct SeatRecord {
     pub room_id: String,
     /// `first` or `second`: the seat's side in the room's first game.
     pub seat: String,
-    /// The secret that lets its holder act for the seat.
-    pub token: String,
+    /// The digest ([`digest`](crate::digest)) of the token that lets its
+    /// holder act for the seat.
+    pub token_hash: String,
     /// The anonymous player id of the device in the seat (`computer` for the engine).
     pub player: String,
 }

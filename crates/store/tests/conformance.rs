@@ -76,7 +76,7 @@ async fn rooms_and_seats(store: &dyn Store) {
     let seat = SeatRecord {
         room_id: id.clone(),
         seat: "first".to_owned(),
-        token: "secret-1".to_owned(),
+        token_hash: store::digest("secret-1"),
         player: "alice".to_owned(),
     };
     let seated = event(1, "seated", r#"{"seat":"first"}"#);
@@ -85,7 +85,7 @@ async fn rooms_and_seats(store: &dyn Store) {
         .await
         .unwrap();
     let taken_again = SeatRecord {
-        token: "secret-2".to_owned(),
+        token_hash: store::digest("secret-2"),
         ..seat.clone()
     };
     // A seat taken twice stores nothing, not even the event beside it.
@@ -98,7 +98,7 @@ async fn rooms_and_seats(store: &dyn Store) {
     assert_eq!(store.events(&id, 0).await.unwrap(), [seated]);
     let second = SeatRecord {
         seat: "second".to_owned(),
-        token: "secret-3".to_owned(),
+        token_hash: store::digest("secret-3"),
         player: "bob".to_owned(),
         ..seat.clone()
     };
@@ -204,6 +204,27 @@ async fn players(store: &dyn Store) {
     store.set_player_name(&player, "Sakura").await.unwrap();
     store.set_player_name(&player, "Sakura 2").await.unwrap();
     assert_eq!(store.player_name(&player).await.unwrap(), "Sakura 2");
+    // A player made by name alone has no credential: no one can act as them.
+    assert_eq!(store.player_secret_hash(&player).await.unwrap(), None);
+    let with_secret = unique("player");
+    let hash = store::digest("credential");
+    store
+        .create_player(&with_secret, &hash, "Kaede")
+        .await
+        .unwrap();
+    assert_eq!(
+        store.player_secret_hash(&with_secret).await.unwrap(),
+        Some(hash.clone())
+    );
+    assert_eq!(store.player_name(&with_secret).await.unwrap(), "Kaede");
+    assert!(matches!(
+        store.create_player(&with_secret, &hash, "Again").await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(matches!(
+        store.player_secret_hash("nobody-at-all").await,
+        Err(StoreError::NotFound)
+    ));
 }
 
 async fn conformance(store: Arc<dyn Store>) {
@@ -233,6 +254,46 @@ async fn sqlite_conforms_and_keeps_data_across_reopening() {
         [event(1, "move", "{}")]
     );
     drop(again);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+#[tokio::test]
+async fn the_sqlite_file_is_private_and_old_plain_tokens_are_hashed_on_opening() {
+    let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-private")));
+    let url = format!("sqlite://{}", path.display());
+    let store = store::open(&url).await.unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    let id = unique("room");
+    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    drop(store);
+    // A seat as builds before the digests stored it: the token in plain text.
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    sqlx::query(
+        "INSERT INTO seats (room_id, seat, token, player) VALUES ($1, 'first', 'plain', 'p')",
+    )
+    .bind(&id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let store = store::open(&url).await.unwrap();
+    let seats = store.seats(&id).await.unwrap();
+    assert_eq!(seats[0].token_hash, store::digest("plain"));
+    drop(store);
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let kept: Vec<String> = sqlx::query_scalar("SELECT token FROM seats")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(kept, [""], "no token is kept in plain text");
+    pool.close().await;
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }

@@ -112,7 +112,8 @@
 
 /**
  * The answer of `POST /api/v1/rooms/{id}/join`.
- * @typedef {{ seat: SeatName, token: string, player: string }} Joined
+ * `player_secret` comes only with a player the server has just issued.
+ * @typedef {{ seat: SeatName, token: string, player: string, player_secret?: string }} Joined
  */
 
 /**

@@ -210,8 +210,8 @@ pub(crate) fn now_ms() -> i64 {
 /// The task that drives a room: it owns the core and does everything else.
 struct RoomTask {
     room: Room,
-    /// Each seat's token, the credential of whoever holds it.
-    tokens: [Option<String>; 2],
+    /// The digest of each seat's token, the credential of whoever holds it.
+    token_hashes: [Option<String>; 2],
     connections: Connections,
     /// Every event of the room as sent, for connections that catch up.
     frames: Vec<Arc<Frame>>,
@@ -264,13 +264,13 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         other => ApiError::Store(other),
     })?;
     let setup = setup_of(&record, &context.config)?;
-    let mut tokens = [None, None];
+    let mut token_hashes = [None, None];
     for seat in store.seats(id).await? {
         let side = seat
             .seat
             .parse::<Side>()
             .map_err(|err| ApiError::Stored(format!("seat of room {id}: {err}")))?;
-        tokens[side.index()] = Some(seat.token);
+        token_hashes[side.index()] = Some(seat.token_hash);
     }
     let stored = store.events(id, 0).await?;
     let mut frames = Vec::with_capacity(stored.len());
@@ -298,7 +298,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
     let task = RoomTask {
         presence: watch::channel(room.presence_view(&connections)).0,
         room,
-        tokens,
+        token_hashes,
         connections,
         frames,
         events: broadcast::channel(256).0,
@@ -412,37 +412,32 @@ impl RoomTask {
             .store
             .append_events(self.id(), &records, seat.as_ref())
             .await?;
-        let mut summary_changed = false;
         for (event, frame) in events.iter().zip(frames) {
             self.room.apply(event);
+            // The lobby hears of a change before any client does, so a client
+            // that reads the lobby after an event finds it there.
+            if changes_summary(&event.kind) {
+                self.context.lobby.update(self.room.summary());
+            }
             self.frames.push(frame.clone());
             // No receiver is fine: nobody is watching.
             let _ = self.events.send(frame);
-            summary_changed |= self.after(event).await;
-        }
-        if summary_changed {
-            self.context.lobby.update(self.room.summary());
+            self.after(event).await;
         }
         Ok(events)
     }
 
     /// The bookkeeping an applied event calls for: a finished game's record
-    /// and ratings, the room's finished mark. Returns whether the lobby's
-    /// summary of the room changed.
-    async fn after(&mut self, event: &Event) -> bool {
+    /// and ratings, the room's finished mark.
+    async fn after(&mut self, event: &Event) {
         match &event.kind {
-            EventKind::End { .. } => {
-                self.record_finished_game().await;
-                true
-            }
+            EventKind::End { .. } => self.record_finished_game().await,
             EventKind::NewGame { .. } => {
                 if let Err(err) = self.context.store.set_finished(self.id(), false).await {
                     tracing::error!(room = %self.id(), %err, "room not marked open");
                 }
-                true
             }
-            EventKind::Seated { .. } | EventKind::Renamed { .. } => true,
-            _ => false,
+            _ => {}
         }
     }
 
@@ -504,6 +499,7 @@ impl RoomTask {
         token: Option<String>,
     ) -> Result<(Side, String), ApiError> {
         let token = token.unwrap_or_else(ids::secret);
+        let token_hash = store::digest(&token);
         let events = self.room.decide(&Command::Join(joiner.clone()), now_ms())?;
         let Some(EventKind::Seated { seat, player, .. }) = events.first().map(|e| &e.kind) else {
             return Err(Refusal::NoFreeSeat.into());
@@ -511,7 +507,7 @@ impl RoomTask {
         let record = SeatRecord {
             room_id: self.id().to_owned(),
             seat: seat.name().to_owned(),
-            token: token.clone(),
+            token_hash: token_hash.clone(),
             player: player.clone(),
         };
         let seat = *seat;
@@ -521,7 +517,7 @@ impl RoomTask {
                 ApiError::Store(store::StoreError::Conflict) => Refusal::NoFreeSeat.into(),
                 other => other,
             })?;
-        self.tokens[seat.index()] = Some(token.clone());
+        self.token_hashes[seat.index()] = Some(token_hash);
         Ok((seat, token))
     }
 
@@ -661,14 +657,14 @@ impl RoomTask {
 
     /// The seats `token` holds: who the sender may act for.
     fn seats_of(&self, token: Option<&str>) -> Result<Vec<Side>, ApiError> {
-        let token = token.ok_or(ApiError::MissingToken)?;
+        let token_hash = store::digest(token.ok_or(ApiError::MissingToken)?);
         let seats: Vec<Side> = [Side::First, Side::Second]
             .into_iter()
             .filter(|&seat| {
                 self.room.seat(seat).is_some_and(|taken| !taken.computer)
-                    && self.tokens[seat.index()]
+                    && self.token_hashes[seat.index()]
                         .as_deref()
-                        .is_some_and(|held| ids::same_secret(held, token))
+                        .is_some_and(|held| ids::same_secret(held, &token_hash))
             })
             .collect();
         if seats.is_empty() {
@@ -737,6 +733,17 @@ impl RoomTask {
             let _ = inbox.send(Message::ComputerMove(ply, choice)).await;
         });
     }
+}
+
+/// Whether an event changes what the lobby shows of the room.
+fn changes_summary(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Seated { .. }
+            | EventKind::End { .. }
+            | EventKind::NewGame { .. }
+            | EventKind::Renamed { .. }
+    )
 }
 
 /// Sleeps until `when`, or forever.

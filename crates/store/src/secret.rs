@@ -1,0 +1,27 @@
+//! Secrets (seat tokens, player credentials) are stored as digests, so a
+//! copy of the database lets no one act as a player.
+
+use sha2::{Digest, Sha256};
+
+/// The SHA-256 digest of `secret`, in hex. The secrets are 128-bit random
+/// values made by the server, so a fast hash is enough: there is nothing to
+/// guess, and no password stretching is needed.
+pub fn digest(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_is_sha256_in_hex() {
+        assert_eq!(
+            digest("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
