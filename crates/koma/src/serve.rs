@@ -42,6 +42,13 @@ pub(crate) struct ServeArgs {
     /// How many rooms one IP address may create per hour.
     #[arg(long, env = "KOMA_ROOMS_PER_HOUR", default_value_t = 100)]
     rooms_per_hour: u32,
+    /// Seconds a game waits with both players away before it ends as
+    /// abandoned (unrated, outside the statistics).
+    #[arg(long, env = "KOMA_ABANDON_AFTER", default_value_t = 600)]
+    abandon_after: u64,
+    /// Seconds a room waits for its second player before it closes.
+    #[arg(long, env = "KOMA_WAITING_ROOM_TTL", default_value_t = 3600)]
+    waiting_room_ttl: u64,
     /// How many messages one WebSocket may send per second.
     #[arg(long, env = "KOMA_MESSAGES_PER_SECOND", default_value_t = 20)]
     messages_per_second: u32,
@@ -119,6 +126,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         max_message_bytes: args.max_message_bytes,
         rooms_per_device_per_hour: args.rooms_per_hour,
         messages_per_second: args.messages_per_second,
+        abandon_after: Duration::from_secs(args.abandon_after),
+        waiting_room_ttl: Duration::from_secs(args.waiting_room_ttl),
         public_url: args.public_url.clone(),
         ..server::Config::default()
     };

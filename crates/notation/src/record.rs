@@ -280,6 +280,7 @@ impl GameResult {
             EndReason::IllegalMove(_) => Termination::IllegalMove,
             EndReason::Resignation => Termination::Resignation,
             EndReason::Timeout => Termination::Timeout,
+            EndReason::Abandoned => Termination::Abort,
             _ => Termination::Agreement,
         };
         GameResult {

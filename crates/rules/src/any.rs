@@ -338,6 +338,11 @@ impl AnyGame {
         dispatch_game!(self, game => game.agree_draw());
     }
 
+    /// The players left: the game ends without a winner.
+    pub fn abandon(&mut self) {
+        dispatch_game!(self, game => game.abandon());
+    }
+
     /// Each side's impasse points (`[first, second]`, see
     /// [`shogi::Position::impasse_points`]) in the games with an impasse
     /// rule, shogi and annan; `None` in minishogi and xiangqi.

@@ -147,6 +147,11 @@ impl<P: Position> Game<P> {
         self.finish(Outcome::draw(EndReason::Agreement));
     }
 
+    /// The players left: the game ends without a winner.
+    pub fn abandon(&mut self) {
+        self.finish(Outcome::draw(EndReason::Abandoned));
+    }
+
     /// `claimant` claims (`24-point`) or declares (`27-point`) an impasse, which
     /// ends the game with the verdict of the `impasse` setting.
     ///

@@ -75,6 +75,9 @@ pub enum EndReason {
     Timeout,
     /// The players agreed to a draw.
     Agreement,
+    /// The players left (or nobody ever came): the game ends without a winner
+    /// and counts nowhere.
+    Abandoned,
 }
 
 impl EndReason {
@@ -94,6 +97,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Timeout => "timeout",
             EndReason::Agreement => "agreement",
+            EndReason::Abandoned => "abandoned",
         }
     }
 }

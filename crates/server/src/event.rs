@@ -213,8 +213,9 @@ impl EventJson {
     }
 }
 
-/// The outcome an `end` event names: a player's act (resignation, timeout,
-/// agreement, impasse) as written, any other end as the moves gave it.
+/// The outcome an `end` event names: a player's act or absence (resignation,
+/// timeout, agreement, impasse, abandonment) as written, any other end as the
+/// moves gave it.
 fn stored_outcome(game: &AnyGame, result: &str, reason: &str) -> Result<Outcome, String> {
     let winner = match result {
         "draw" => None,
@@ -225,6 +226,7 @@ fn stored_outcome(game: &AnyGame, result: &str, reason: &str) -> Result<Outcome,
         EndReason::Timeout,
         EndReason::Agreement,
         EndReason::Impasse,
+        EndReason::Abandoned,
     ];
     if let Some(reason) = by_act.into_iter().find(|r| r.code() == reason) {
         return Ok(Outcome { winner, reason });

@@ -80,6 +80,11 @@ pub struct Config {
     pub messages_per_second: u32,
     /// How long a finished room nobody watches stays in memory.
     pub idle_room_timeout: Duration,
+    /// How long a game waits with both players away before it ends as
+    /// abandoned (unrated, outside the statistics).
+    pub abandon_after: Duration,
+    /// How long a room waits for its second player before it closes.
+    pub waiting_room_ttl: Duration,
     /// The site's public address for invitation links (`https://koma.example`);
     /// by default, taken from the request's `Host`.
     pub public_url: Option<String>,
@@ -95,6 +100,8 @@ impl Default for Config {
             rooms_per_device_per_hour: 100,
             messages_per_second: 20,
             idle_room_timeout: Duration::from_secs(600),
+            abandon_after: Duration::from_secs(600),
+            waiting_room_ttl: Duration::from_secs(3600),
             public_url: None,
         }
     }

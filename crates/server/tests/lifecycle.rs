@@ -468,3 +468,78 @@ async fn a_seat_whose_event_is_not_stored_stays_free() {
     server.stop().await;
     remove_sqlite(&url);
 }
+
+#[tokio::test]
+async fn a_game_both_players_left_is_not_played_by_the_computer_and_is_abandoned() {
+    let config = Config {
+        grace_period: Duration::from_millis(50),
+        abandon_after: Duration::from_millis(400),
+        ..Config::default()
+    };
+    let server = TestServer::start_config(config).await;
+    let (id, first, second) = server.online_room("minishogi", None, json!({})).await;
+    let mut watcher = server.ws(&id, "since=0").await;
+    for token in [&first, &second] {
+        server
+            .ws(&id, &format!("since=0&token={token}"))
+            .await
+            .close()
+            .await;
+    }
+    // Away, away, then the end: nobody played a move in between.
+    let mut kinds = Vec::new();
+    let end = loop {
+        let event = watcher.next().await;
+        if event["type"] == "end" {
+            break event;
+        }
+        kinds.push(event["type"].as_str().unwrap().to_owned());
+    };
+    assert!(!kinds.iter().any(|kind| kind == "move"), "{kinds:?}");
+    assert_eq!(
+        (end["result"].as_str(), end["reason"].as_str()),
+        (Some("draw"), Some("abandoned"))
+    );
+    // Abandoned games count nowhere.
+    let stats = server.get("/api/v1/stats").await;
+    assert_eq!(stats["variants"]["minishogi"]["games"], 0, "{stats}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_room_nobody_joins_closes_and_is_not_loaded_again() {
+    let url = sqlite_url();
+    let config = || Config {
+        waiting_room_ttl: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(&url, config()).await;
+    let created = server
+        .create(json!({"variant": "xiangqi", "mode": "online", "name": "Ann"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let lobby = server.get("/api/v1/lobby").await;
+    assert_eq!(lobby["waiting"], 1, "{lobby}");
+    let mut watcher = server.ws(id, "since=0").await;
+    let end = watcher.next_of("end").await;
+    assert_eq!(end["reason"], "abandoned");
+    let lobby = server.get("/api/v1/lobby").await;
+    assert_eq!(
+        (
+            lobby["waiting"].as_u64(),
+            lobby["rooms"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
+    let (status, body) = server
+        .request("POST", &format!("/api/v1/rooms/{id}/join"), None, None)
+        .await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("not-playing")));
+    server.stop().await;
+    // After a restart the closed room is not brought back.
+    let server = TestServer::start_with(&url, config()).await;
+    let lobby = server.get("/api/v1/lobby").await;
+    assert_eq!(lobby["waiting"], 0, "{lobby}");
+    server.stop().await;
+    remove_sqlite(&url);
+}

@@ -185,6 +185,7 @@ export default {
   "reason.resignation": "Aufgabe",
   "reason.timeout": "Zeit abgelaufen",
   "reason.agreement": "Einigung",
+  "reason.abandoned": "abgebrochen",
   "action.resign": "Aufgeben",
   "action.draw": "Remis anbieten",
   "action.accept_draw": "Remis annehmen",

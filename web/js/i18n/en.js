@@ -184,6 +184,7 @@ export default {
   "reason.resignation": "resignation",
   "reason.timeout": "time ran out",
   "reason.agreement": "agreed",
+  "reason.abandoned": "abandoned",
   "action.resign": "Resign",
   "action.draw": "Offer a draw",
   "action.accept_draw": "Accept the draw",

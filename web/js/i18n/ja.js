@@ -184,6 +184,7 @@ export default {
   "reason.resignation": "投了",
   "reason.timeout": "時間切れ",
   "reason.agreement": "合意",
+  "reason.abandoned": "中断",
   "action.resign": "投了する",
   "action.draw": "引き分けを提案",
   "action.accept_draw": "引き分けに同意",

@@ -185,6 +185,7 @@ export default {
   "reason.resignation": "opgave",
   "reason.timeout": "tijd verstreken",
   "reason.agreement": "in onderling overleg",
+  "reason.abandoned": "afgebroken",
   "action.resign": "Opgeven",
   "action.draw": "Remise aanbieden",
   "action.accept_draw": "Remise aannemen",

@@ -184,6 +184,7 @@ export default {
   "reason.resignation": "认输",
   "reason.timeout": "超时",
   "reason.agreement": "双方同意",
+  "reason.abandoned": "中断",
   "action.resign": "认输",
   "action.draw": "提议和棋",
   "action.accept_draw": "接受和棋",

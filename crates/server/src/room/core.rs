@@ -92,6 +92,10 @@ pub struct RoomSetup {
     pub grace_ms: u64,
     /// Time added to every clock for the network before a turn is lost.
     pub lag_allowance_ms: u64,
+    /// How long a game waits with both players away before it is abandoned.
+    pub abandon_after_ms: u64,
+    /// How long a room waits for its second player before it closes.
+    pub waiting_ttl_ms: u64,
 }
 
 /// One taken seat.
@@ -112,13 +116,28 @@ pub enum Presence {
     /// Here, or never gone.
     #[default]
     Here,
-    /// Gone: the computer takes over at this time (unix milliseconds).
+    /// Gone: the computer takes over at `until` (unix milliseconds).
     Away {
+        /// When they went.
+        since: i64,
         /// When the grace period ends.
         until: i64,
     },
-    /// Gone, and the computer plays for them.
-    TakenOver,
+    /// Gone, and the computer plays for them while the opponent is here.
+    TakenOver {
+        /// When they went.
+        since: i64,
+    },
+}
+
+impl Presence {
+    /// When the player went, if they are gone.
+    pub fn gone_since(self) -> Option<i64> {
+        match self {
+            Presence::Here => None,
+            Presence::Away { since, .. } | Presence::TakenOver { since } => Some(since),
+        }
+    }
 }
 
 /// Who takes a seat.
@@ -222,6 +241,8 @@ pub struct Room {
     game_number: u32,
     swapped: bool,
     clock: Clock,
+    /// Whether a person (not the computer) made a move of this game.
+    played_by_people: bool,
     last_seq: u64,
 }
 
@@ -247,6 +268,7 @@ impl Room {
             game_number: 1,
             swapped: false,
             clock,
+            played_by_people: false,
             last_seq: 0,
         })
     }
@@ -324,8 +346,11 @@ impl Room {
                 // Play, and the clock, begin when the last seat is taken.
                 self.clock.start_turn(event.at);
             }
-            EventKind::Move { side, mv, .. } => {
+            EventKind::Move {
+                side, mv, computer, ..
+            } => {
                 self.clock.moved(*side, event.at);
+                self.played_by_people |= !computer;
                 // Decided legal before it was stored; a stored move the rules
                 // refuse now is caught when the log is read.
                 let _ = self.game.play(*mv);
@@ -336,6 +361,7 @@ impl Room {
                 (EndReason::Resignation, Some(side)) => self.game.resign(*side),
                 (EndReason::Timeout, Some(side)) => self.game.time_out(*side),
                 (EndReason::Agreement, _) => self.game.agree_draw(),
+                (EndReason::Abandoned, _) => self.game.abandon(),
                 (EndReason::Impasse, Some(side)) => {
                     let _ = self.game.claim_impasse(*side);
                 }
@@ -350,15 +376,25 @@ impl Room {
                 self.swapped = *swapped;
                 self.draw_offer = None;
                 self.rematch_offer = None;
+                self.played_by_people = false;
             }
             EventKind::Away { seat, grace_ms } => {
-                let grace = i64::try_from(*grace_ms).unwrap_or(i64::MAX);
                 self.presence[seat.index()] = Presence::Away {
-                    until: event.at.saturating_add(grace),
+                    since: event.at,
+                    until: event.at.saturating_add(ms(*grace_ms)),
                 };
             }
-            EventKind::Takeover { seat } => self.presence[seat.index()] = Presence::TakenOver,
-            EventKind::Back { seat } => self.presence[seat.index()] = Presence::Here,
+            EventKind::Takeover { seat } => {
+                let since = self.presence(*seat).gone_since().unwrap_or(event.at);
+                self.presence[seat.index()] = Presence::TakenOver { since };
+            }
+            EventKind::Back { seat } => {
+                // The clock stood still while both were away: the turn starts afresh.
+                if self.both_away() {
+                    self.clock.start_turn(event.at);
+                }
+                self.presence[seat.index()] = Presence::Here;
+            }
             EventKind::Renamed { seat, name } => {
                 if let Some(taken) = self.seats[seat.index()].as_mut() {
                     taken.name.clone_from(name);
@@ -368,28 +404,49 @@ impl Room {
     }
 
     /// The next time something happens by itself (a clock runs out, the lag
-    /// allowance included; a grace period ends), if anything will.
+    /// allowance included; a grace period ends; a game both players left is
+    /// abandoned; a room nobody joined closes), if anything will.
     pub fn next_deadline(&self) -> Option<i64> {
-        if self.status() != RoomStatus::Playing {
-            return None;
+        match self.status() {
+            RoomStatus::Finished => None,
+            RoomStatus::Waiting => Some(self.closes_at()),
+            RoomStatus::Playing => {
+                let lag = ms(self.setup.lag_allowance_ms);
+                let clock = self
+                    .clock_deadline()
+                    .map(|deadline| deadline.saturating_add(lag));
+                let away = self.presence.iter().filter_map(|presence| match presence {
+                    Presence::Away { until, .. } => Some(*until),
+                    _ => None,
+                });
+                clock
+                    .into_iter()
+                    .chain(away)
+                    .chain(self.abandoned_at())
+                    .min()
+            }
         }
-        let lag = i64::try_from(self.setup.lag_allowance_ms).unwrap_or(i64::MAX);
-        let clock = self
-            .clock_deadline()
-            .map(|deadline| deadline.saturating_add(lag));
-        let away = self.presence.iter().filter_map(|presence| match presence {
-            Presence::Away { until } => Some(*until),
-            _ => None,
-        });
-        clock.into_iter().chain(away).min()
     }
 
-    /// Whether the computer chooses the side to move's move now.
+    /// Whether the computer chooses the side to move's move now: for a
+    /// computer seat, or for a player it took over while the opponent is
+    /// here (when both are away, nobody plays).
     pub fn computer_to_move(&self) -> bool {
         let seat = self.seat_of(self.game.side_to_move());
         self.status() == RoomStatus::Playing
             && (self.seat(seat).is_some_and(|taken| taken.computer)
-                || self.presence[seat.index()] == Presence::TakenOver)
+                || (matches!(self.presence(seat), Presence::TakenOver { .. })
+                    && self.presence(seat.opponent()) == Presence::Here))
+    }
+
+    /// Whether the finished game counts in statistics and ratings: not
+    /// abandoned, and not played by the computer alone.
+    pub fn counts(&self) -> bool {
+        let abandoned = self
+            .game
+            .outcome()
+            .is_some_and(|outcome| outcome.reason == EndReason::Abandoned);
+        !abandoned && (self.played_by_people || self.game.ply() == 0)
     }
 
     /// Where the game stands.
@@ -449,10 +506,34 @@ impl Room {
     }
 
     /// When the side to move loses on time (the lag allowance not counted),
-    /// while a game with a clock is played.
+    /// while a game with a clock is played and someone is there to play it.
     pub fn clock_deadline(&self) -> Option<i64> {
-        (self.clock.is_set() && self.status() == RoomStatus::Playing)
+        (self.clock.is_set() && self.status() == RoomStatus::Playing && !self.both_away())
             .then(|| self.clock.deadline(self.game.side_to_move()))
+    }
+
+    /// Whether both seated players are gone.
+    fn both_away(&self) -> bool {
+        self.presence
+            .iter()
+            .all(|presence| *presence != Presence::Here)
+    }
+
+    /// When a game both players left is abandoned.
+    fn abandoned_at(&self) -> Option<i64> {
+        let [first, second] = self.presence.map(Presence::gone_since);
+        Some(
+            first?
+                .max(second?)
+                .saturating_add(ms(self.setup.abandon_after_ms)),
+        )
+    }
+
+    /// When a room still waiting for its second player closes.
+    fn closes_at(&self) -> i64 {
+        self.setup
+            .created_at
+            .saturating_add(ms(self.setup.waiting_ttl_ms))
     }
 
     /// The side a seat plays in the current game.
@@ -473,6 +554,9 @@ impl Room {
     }
 
     fn join(&self, joiner: &Joiner) -> Result<EventKind, Refusal> {
+        if self.game.outcome().is_some() {
+            return Err(Refusal::NotPlaying("the room is closed"));
+        }
         let free = |seat: &Side| self.seat(*seat).is_none();
         let seat = match joiner.seat {
             Some(seat) if free(&seat) => seat,
@@ -623,23 +707,35 @@ impl Room {
         (self.presence(seat) != Presence::Here).then_some(EventKind::Back { seat })
     }
 
-    /// What time brings at `now`: a loss on time, or the computer taking
-    /// over for players whose grace period ended.
+    /// What time brings at `now`: a room nobody joined closes; a loss on
+    /// time; a game both players left is abandoned; the computer takes over
+    /// for players whose grace period ended.
     fn tick(&self, now: i64) -> Vec<EventKind> {
-        if self.status() != RoomStatus::Playing {
-            return Vec::new();
+        let abandoned = EventKind::End {
+            outcome: Outcome::draw(EndReason::Abandoned),
+            by: None,
+        };
+        match self.status() {
+            RoomStatus::Finished => return Vec::new(),
+            RoomStatus::Waiting if self.closes_at() <= now => return vec![abandoned],
+            RoomStatus::Waiting => return Vec::new(),
+            RoomStatus::Playing => {}
         }
-        let lag = i64::try_from(self.setup.lag_allowance_ms).unwrap_or(i64::MAX);
         if self
             .clock_deadline()
-            .is_some_and(|deadline| deadline.saturating_add(lag) <= now)
+            .is_some_and(|deadline| deadline.saturating_add(ms(self.setup.lag_allowance_ms)) <= now)
         {
             let loser = self.game.side_to_move();
             return vec![self.end(Outcome::loss(loser, EndReason::Timeout), loser)];
         }
+        if self.abandoned_at().is_some_and(|at| at <= now) {
+            return vec![abandoned];
+        }
         [Side::First, Side::Second]
             .into_iter()
-            .filter(|&seat| matches!(self.presence(seat), Presence::Away { until } if until <= now))
+            .filter(
+                |&seat| matches!(self.presence(seat), Presence::Away { until, .. } if until <= now),
+            )
             .map(|seat| EventKind::Takeover { seat })
             .collect()
     }
@@ -656,4 +752,9 @@ impl Room {
             AnyGame::from_position(self.game.position(), self.setup.settings.rules.clone())
         })
     }
+}
+
+/// Milliseconds as a time offset.
+fn ms(duration_ms: u64) -> i64 {
+    i64::try_from(duration_ms).unwrap_or(i64::MAX)
 }

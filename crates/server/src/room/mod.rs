@@ -248,6 +248,8 @@ fn setup_of(record: &RoomRecord, config: &Config) -> Result<RoomSetup, ApiError>
         created_at: record.created_at,
         grace_ms: ms(config.grace_period),
         lag_allowance_ms: ms(config.lag_allowance),
+        abandon_after_ms: ms(config.abandon_after),
+        waiting_ttl_ms: ms(config.waiting_room_ttl),
     })
 }
 
@@ -445,7 +447,8 @@ impl RoomTask {
     }
 
     /// Marks the room finished and records the game that just ended, with
-    /// the players' new ratings when it was rated.
+    /// the players' new ratings when it was rated; an abandoned game, or one
+    /// the computer played alone, is not recorded.
     async fn record_finished_game(&self) {
         let store = &self.context.store;
         let id = self.id();
@@ -453,6 +456,9 @@ impl RoomTask {
             tracing::error!(room = %id, %err, "room not marked finished");
         }
         let room = &self.room;
+        if !room.counts() {
+            return;
+        }
         let (Some(outcome), Some(first), Some(second)) = (
             room.game().outcome(),
             room.seat(room.seat_of(Side::First)),

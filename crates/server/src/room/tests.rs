@@ -24,6 +24,8 @@ fn setup(variant: Variant, mode: Mode, settings: RoomSettings) -> RoomSetup {
         created_at: 0,
         grace_ms: 20_000,
         lag_allowance_ms: 500,
+        abandon_after_ms: 600_000,
+        waiting_ttl_ms: 3_600_000,
     }
 }
 
@@ -318,7 +320,12 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
     };
     settings.rules.illegal_move_loses = rng.random_bool(0.3);
     settings.rules.move_limit = [0, 30][rng.random_range(0..2)];
-    let mut room = Room::new(setup(variant, mode, settings)).unwrap();
+    let mut room = Room::new(RoomSetup {
+        abandon_after_ms: 10_000,
+        waiting_ttl_ms: 10_000,
+        ..setup(variant, mode, settings)
+    })
+    .unwrap();
     let mut log = Vec::new();
     let mut now = 0_i64;
     for _ in 0..160 {
@@ -329,6 +336,10 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
             Side::Second
         };
         let command = match room.status() {
+            RoomStatus::Waiting if rng.random_bool(0.1) => {
+                now += rng.random_range(0..60_000);
+                Command::Tick
+            }
             RoomStatus::Waiting => {
                 let computer = mode == Mode::Computer && room.seat(Side::First).is_some();
                 let wanted = rng.random_bool(0.3).then_some(seat);
@@ -493,7 +504,92 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "timeout",
         "illegal-move",
         "move-limit",
+        "abandoned",
     ] {
         assert!(ends.contains(end), "no {end} in {ends:?}");
     }
+}
+
+#[test]
+fn when_both_players_are_away_nobody_plays_and_the_game_is_abandoned() {
+    let settings = RoomSettings {
+        time_per_move: 30,
+        rated: true,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Shogi, settings);
+    run(&mut room, act(&[Side::First], play("7g7f")), 1_000).unwrap();
+    run(&mut room, Command::Leave(Side::Second), 2_000).unwrap();
+    run(&mut room, Command::Tick, 22_000).unwrap();
+    // Second is taken over and to move: the computer plays for it.
+    assert!(room.computer_to_move());
+    run(&mut room, Command::Leave(Side::First), 23_000).unwrap();
+    // Both gone: nobody plays, and no clock runs out.
+    assert!(!room.computer_to_move());
+    assert_eq!(room.clock_deadline(), None);
+    // First's grace period still ends, but the computer plays for nobody.
+    assert_eq!(room.next_deadline(), Some(43_000));
+    run(&mut room, Command::Tick, 43_000).unwrap();
+    assert!(!room.computer_to_move());
+    assert_eq!(room.next_deadline(), Some(23_000 + 600_000));
+    assert!(run(&mut room, Command::Tick, 622_999).unwrap().is_empty());
+    let events = run(&mut room, Command::Tick, 623_000).unwrap();
+    let EventKind::End { outcome, by } = &events[0].kind else {
+        panic!("expected the end, got {events:?}");
+    };
+    assert_eq!(
+        (outcome.winner, outcome.reason, *by),
+        (None, rules::EndReason::Abandoned, None)
+    );
+    assert_eq!(room.status(), RoomStatus::Finished);
+    assert!(!room.counts(), "an abandoned game counts nowhere");
+}
+
+#[test]
+fn a_player_back_from_both_being_away_gets_a_fresh_turn() {
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Xiangqi, settings);
+    run(&mut room, Command::Leave(Side::First), 1_000).unwrap();
+    run(&mut room, Command::Leave(Side::Second), 2_000).unwrap();
+    run(&mut room, Command::Return(Side::First), 100_000).unwrap();
+    assert_eq!(room.clock_deadline(), Some(130_000));
+}
+
+#[test]
+fn a_room_nobody_joins_closes_and_takes_no_one_after() {
+    let mut room = Room::new(setup(
+        Variant::Minishogi,
+        Mode::Online,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    assert_eq!(room.next_deadline(), Some(3_600_000));
+    assert!(run(&mut room, Command::Tick, 3_599_999).unwrap().is_empty());
+    let closed = run(&mut room, Command::Tick, 3_600_000).unwrap();
+    assert!(matches!(closed[0].kind, EventKind::End { by: None, .. }));
+    assert_eq!(room.status(), RoomStatus::Finished);
+    assert!(matches!(
+        room.decide(&Command::Join(joiner("bob", None, false)), 3_600_001),
+        Err(Refusal::NotPlaying("the room is closed"))
+    ));
+}
+
+#[test]
+fn a_game_the_computer_played_alone_does_not_count() {
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    run(&mut room, Command::Leave(Side::First), 0).unwrap();
+    run(&mut room, Command::Tick, 20_000).unwrap();
+    let mv = room.game().parse_move("7g7f").unwrap();
+    run(&mut room, Command::ComputerMove { ply: 0, mv }, 20_001).unwrap();
+    run(&mut room, act(&[Side::Second], Action::Resign), 20_002).unwrap();
+    assert!(!room.counts());
+    // A person's move makes it a game.
+    let mut played = playing(Variant::Shogi, RoomSettings::default());
+    run(&mut played, act(&[Side::First], play("7g7f")), 1).unwrap();
+    run(&mut played, act(&[Side::Second], Action::Resign), 2).unwrap();
+    assert!(played.counts());
 }

@@ -337,7 +337,7 @@ impl Room {
             computer: taken.computer,
             connected: connections.seats[seat.index()] > 0,
             away: presence != Presence::Here,
-            taken_over: presence == Presence::TakenOver,
+            taken_over: matches!(presence, Presence::TakenOver { .. }),
         })
     }
 
