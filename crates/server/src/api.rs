@@ -35,7 +35,7 @@ use crate::{AppState, openapi, records, ws};
 /// (the handler's `#[utoipa::path]`), and the document they make, served at
 /// `/openapi.json`.
 pub(crate) fn routes() -> Router<AppState> {
-    let (router, document) = OpenApiRouter::with_openapi(openapi::frame())
+    let (router, document) = OpenApiRouter::with_openapi(openapi::outline())
         .routes(routes!(create_room))
         .routes(routes!(show_room))
         .routes(routes!(join_room))

@@ -13,6 +13,11 @@
 //! validates each JSON reply, each line of the events stream and each
 //! WebSocket frame against the schema the document gives for that route and
 //! status, with every object closed to the fields it documents.
+//! `crates/server/tests/web_types.rs` holds the room page's JSDoc types
+//! (`web/js/room/types.js`) to the same schemas.
+//!
+//! The served document is utoipa's with one rewrite ([`Document::new`]): the
+//! `allOf` that `#[serde(flatten)]` makes is spread into one object per kind.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -30,7 +35,7 @@ use utoipa::{Modify, OpenApi as _, PartialSchema, ToSchema};
 
 use crate::room::{Mode, RoomStatus};
 
-/// The document's frame: what no route states (title, prose, server, the seat
+/// The document's outline: what no route states (title, prose, server, the seat
 /// token's scheme). The routes fill in the rest.
 #[derive(utoipa::OpenApi)]
 #[openapi(
@@ -56,7 +61,7 @@ use crate::room::{Mode, RoomStatus};
     )),
     modifiers(&SeatToken)
 )]
-pub(crate) struct Frame;
+pub(crate) struct Outline;
 
 /// The security schemes: `seatToken` for a seat's routes, `playerCredential`
 /// for a player's own.
@@ -90,9 +95,9 @@ impl Modify for SeatToken {
     }
 }
 
-/// The frame with nothing in it yet.
-pub(crate) fn frame() -> OpenApi {
-    Frame::openapi()
+/// The outline, for the routes to fill in.
+pub(crate) fn outline() -> OpenApi {
+    Outline::openapi()
 }
 
 /// The generated document as JSON text, made once when the routes are built.

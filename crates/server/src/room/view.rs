@@ -72,7 +72,9 @@ pub struct RoomView {
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
-    /// Each side's impasse points in shogi and annan, else `null`.
+    /// Each side's impasse points in shogi and annan, as the 24-point rule
+    /// counts them (pieces on the board and in hand: rook and bishop 5, the
+    /// king 0, the others 1); `null` in minishogi and xiangqi.
     #[schema(required = true)]
     pub impasse_points: Option<PerSide<u32>>,
     /// How the game ended (nulls while it goes on).
@@ -118,7 +120,8 @@ impl Winner {
     }
 }
 
-/// How the game ended, and the side to move (for a client that only reads this).
+/// How the game ended, and the side to move (for a client that only reads
+/// this), as `koma status` prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(as = Result)]
 pub struct ResultView {
@@ -175,7 +178,7 @@ pub struct SeatView {
 }
 
 /// The presence frame sent to every socket of a room when its connections
-/// change: never stored, never numbered.
+/// change, and once when a socket opens: never stored, never numbered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(as = Presence)]
 pub struct PresenceView {
