@@ -11,6 +11,7 @@ mod piece;
 mod position;
 mod setup;
 mod square;
+mod zobrist;
 
 pub use moves::Move;
 pub use piece::{Color, Piece, Role};

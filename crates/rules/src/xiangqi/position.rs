@@ -5,24 +5,10 @@ use core::fmt;
 use super::attacks::{
     self, ADVISOR, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, LINES, SOLDIER, SOLDIER_ATTACKERS,
 };
-use super::{Color, Move, ParseFenError, Piece, Role, Setup, Square, chase};
+use super::{Color, Move, ParseFenError, Piece, Role, Setup, Square, chase, zobrist};
 use crate::{
     Bitboard, EndReason, IllegalMove, MoveList, MoveSet, Outcome, ParseMoveError, Side, Variant,
 };
-
-/// Zobrist keys: one per colour, role and point, then one for Black to move.
-static KEYS: [u64; 14 * 90 + 1] = crate::zobrist::keys(0x7869_616e_6771_6921);
-
-#[inline]
-fn piece_key(piece: Piece, sq: u8) -> u64 {
-    KEYS[(piece.color.index() * 7 + piece.role.index()) * 90 + usize::from(sq)]
-}
-
-/// The key toggled when the side to move changes.
-#[inline]
-fn black_to_move_key() -> u64 {
-    KEYS[14 * 90]
-}
 
 /// Why a [`Setup`] is not a legal xiangqi position.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
@@ -130,11 +116,11 @@ impl Position {
                 let sq = sq as u8;
                 pos.by_color[piece.color.index()] = pos.by_color[piece.color.index()].with(sq);
                 pos.by_role[piece.role.index()] = pos.by_role[piece.role.index()].with(sq);
-                pos.key ^= piece_key(piece, sq);
+                pos.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
             }
         }
         if pos.turn == Color::Black {
-            pos.key ^= black_to_move_key();
+            pos.key ^= zobrist::BLACK_TO_MOVE;
         }
         for color in [Color::Red, Color::Black] {
             if pos.pieces(color, Role::General).is_empty() {
@@ -555,7 +541,7 @@ impl Position {
         let mut pos = self.clone();
         if pos.turn != color {
             pos.turn = color;
-            pos.key ^= black_to_move_key();
+            pos.key ^= zobrist::BLACK_TO_MOVE;
         }
         pos.checkers = pos.attackers(
             pos.general(color),
@@ -569,13 +555,13 @@ impl Position {
     fn remove(&mut self, sq: u8, piece: Piece) {
         self.by_color[piece.color.index()] = self.by_color[piece.color.index()].without(sq);
         self.by_role[piece.role.index()] = self.by_role[piece.role.index()].without(sq);
-        self.key ^= piece_key(piece, sq);
+        self.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
     }
 
     fn put(&mut self, sq: u8, piece: Piece) {
         self.by_color[piece.color.index()] = self.by_color[piece.color.index()].with(sq);
         self.by_role[piece.role.index()] = self.by_role[piece.role.index()].with(sq);
-        self.key ^= piece_key(piece, sq);
+        self.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
     }
 
     /// Neither side has a piece that can cross the river.
@@ -696,7 +682,7 @@ impl crate::Position for Position {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = self.turn.opponent();
-        self.key ^= black_to_move_key();
+        self.key ^= zobrist::BLACK_TO_MOVE;
         self.checkers = self.attackers(
             self.general(self.turn),
             piece.color,
