@@ -332,6 +332,20 @@ fn nearest(dir: usize, blockers: Bitboard) -> Option<u8> {
     }
 }
 
+/// The `horses` that attack the point `at` with occupancy `occ`. A leg is
+/// looked at only when a horse stands behind it.
+#[inline]
+pub(super) fn horse_attackers(at: usize, occ: Bitboard, horses: Bitboard) -> Bitboard {
+    let mut attackers = Bitboard::EMPTY;
+    for &(leg, sources) in &HORSE_ATTACKERS[at] {
+        let behind = sources & horses;
+        if behind.is_any() && !occ.has(leg) {
+            attackers |= behind;
+        }
+    }
+    attackers
+}
+
 /// The targets of a blockable step table entry given the occupancy.
 #[inline]
 pub(super) fn unblocked(steps: &Blockable, occupied: Bitboard) -> Bitboard {

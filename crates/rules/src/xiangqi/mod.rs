@@ -6,6 +6,7 @@
 
 mod attacks;
 mod chase;
+mod movegen;
 mod moves;
 mod piece;
 mod position;
