@@ -108,12 +108,9 @@ impl Position {
             key: 0,
             checkers: Bitboard::EMPTY,
         };
-        for (sq, piece) in setup.board.iter().enumerate() {
-            if let Some(piece) = *piece {
-                let sq = sq as u8;
-                pos.by_color[piece.color.index()] = pos.by_color[piece.color.index()].with(sq);
-                pos.by_role[piece.role.index()] = pos.by_role[piece.role.index()].with(sq);
-                pos.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
+        for sq in Square::all() {
+            if let Some(piece) = setup.piece_at(sq) {
+                pos.put(sq, piece);
             }
         }
         if pos.turn == Color::Black {
@@ -137,18 +134,22 @@ impl Position {
                 }
             }
         }
-        let red = pos.general(Color::Red);
-        if attacks::chariot(red, pos.occupied()).has(pos.general(Color::Black)) {
+        let occ = pos.occupied();
+        let (red, black) = (
+            pos.general_square(Color::Red),
+            pos.general_square(Color::Black),
+        );
+        if attacks::chariot(red, occ).has(black.index()) {
             return Err(PositionError::GeneralsFacing);
         }
-        let them = pos.turn.opponent();
+        let (us, them) = (pos.turn, pos.turn.opponent());
         if pos
-            .attackers(pos.general(them), pos.turn, pos.occupied(), Bitboard::EMPTY)
+            .attackers(pos.general_square(them), us, occ, Bitboard::EMPTY)
             .is_any()
         {
             return Err(PositionError::OpponentInCheck);
         }
-        pos.checkers = pos.attackers(pos.general(pos.turn), them, pos.occupied(), Bitboard::EMPTY);
+        pos.checkers = pos.attackers(pos.general_square(us), them, occ, Bitboard::EMPTY);
         Ok(pos)
     }
 
@@ -231,7 +232,8 @@ impl Position {
     /// Where `color`'s general stands.
     #[inline]
     pub fn general_square(&self, color: Color) -> Square {
-        Square::from_index_unchecked(self.general(color))
+        // Invariant: every position has both generals.
+        Square::from_index_unchecked(self.pieces(color, Role::General).first().unwrap_or(0))
     }
 
     /// The pieces of `by` that attack `sq` as the board stands, whatever is
@@ -249,23 +251,16 @@ impl Position {
     /// As [`attackers_of`](Self::attackers_of), whatever stands on `sq` and
     /// pins are ignored.
     pub fn attackers_within(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
-        let s = sq.index();
-        let at = usize::from(s);
+        let at = usize::from(sq.index());
         let occ = occupied;
         let own = self.by_color[by.index()] & occ;
-        let mut attackers = self.attackers(s, by, occ, !occ) & !self.by_role[Role::General.index()];
+        let mut attackers =
+            self.attackers(sq, by, occ, !occ) & !self.by_role[Role::General.index()];
         attackers |= GENERAL[at] & self.by_role[Role::General.index()] & own;
         attackers |= ADVISOR[at] & self.by_role[Role::Advisor.index()] & own;
         attackers |=
             attacks::unblocked(&ELEPHANT[at], occ) & self.by_role[Role::Elephant.index()] & own;
         attackers & occ
-    }
-
-    /// The index of `color`'s general.
-    #[inline]
-    pub(super) fn general(&self, color: Color) -> u8 {
-        // Invariant: every position has both generals.
-        self.pieces(color, Role::General).first().unwrap_or(0)
     }
 
     /// The pieces of `by` that attack the point `sq` of a general, with
@@ -275,18 +270,18 @@ impl Position {
     #[inline]
     pub(super) fn attackers(
         &self,
-        sq: u8,
+        sq: Square,
         by: Color,
         occ: Bitboard,
         removed: Bitboard,
     ) -> Bitboard {
-        let at = usize::from(sq);
+        let at = usize::from(sq.index());
         let enemy = self.by_color[by.index()].and_not(removed);
         let horses = self.by_role[Role::Horse.index()] & enemy;
         let mut attackers =
             SOLDIER_ATTACKERS[by.index()][at] & self.by_role[Role::Soldier.index()] & enemy;
         if horses.is_any() {
-            attackers |= attacks::horse_attackers(at, occ, horses);
+            attackers |= attacks::horse_attackers(sq, occ, horses);
         }
         let sliders =
             (self.by_role[Role::Chariot.index()] | self.by_role[Role::General.index()]) & enemy;
@@ -298,11 +293,11 @@ impl Position {
                     continue;
                 }
                 let (first, second) = attacks::first_two(sq, dir, occ);
-                if let Some(first) = first.filter(|&b| sliders.has(b)) {
-                    attackers = attackers.with(first);
+                if let Some(first) = first.filter(|first| sliders.has(first.index())) {
+                    attackers = attackers.with(first.index());
                 }
-                if let Some(second) = second.filter(|&b| cannons.has(b)) {
-                    attackers = attackers.with(second);
+                if let Some(second) = second.filter(|second| cannons.has(second.index())) {
+                    attackers = attackers.with(second.index());
                 }
             }
         }
@@ -329,7 +324,7 @@ impl Position {
             pos.key ^= zobrist::BLACK_TO_MOVE;
         }
         pos.checkers = pos.attackers(
-            pos.general(color),
+            pos.general_square(color),
             color.opponent(),
             pos.occupied(),
             Bitboard::EMPTY,
@@ -337,27 +332,31 @@ impl Position {
         pos
     }
 
-    fn remove(&mut self, sq: u8, piece: Piece) {
-        self.by_color[piece.color.index()] = self.by_color[piece.color.index()].without(sq);
-        self.by_role[piece.role.index()] = self.by_role[piece.role.index()].without(sq);
-        self.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
+    /// Takes `piece` off the bitboards and the key (the board array is the caller's).
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        let index = sq.index();
+        self.by_color[piece.color.index()] = self.by_color[piece.color.index()].without(index);
+        self.by_role[piece.role.index()] = self.by_role[piece.role.index()].without(index);
+        self.key ^= zobrist::piece(piece, sq);
     }
 
-    fn put(&mut self, sq: u8, piece: Piece) {
-        self.by_color[piece.color.index()] = self.by_color[piece.color.index()].with(sq);
-        self.by_role[piece.role.index()] = self.by_role[piece.role.index()].with(sq);
-        self.key ^= zobrist::piece(piece, Square::from_index_unchecked(sq));
+    /// Adds `piece` to the bitboards and the key (the board array is the caller's).
+    fn put(&mut self, sq: Square, piece: Piece) {
+        let index = sq.index();
+        self.by_color[piece.color.index()] = self.by_color[piece.color.index()].with(index);
+        self.by_role[piece.role.index()] = self.by_role[piece.role.index()].with(index);
+        self.key ^= zobrist::piece(piece, sq);
     }
 
     /// Plays `mv`, which must be legal; keeps the key and checkers current.
     pub(super) fn play(&mut self, mv: Move) {
-        let (from, to) = (mv.from.index(), mv.to.index());
-        let Some(piece) = self.board[usize::from(from)].take() else {
-            debug_assert!(false, "no piece to move on {}", mv.from);
+        let Move { from, to } = mv;
+        let Some(piece) = self.board[usize::from(from.index())].take() else {
+            debug_assert!(false, "no piece to move on {from}");
             return;
         };
         self.remove(from, piece);
-        match self.board[usize::from(to)].replace(piece) {
+        match self.board[usize::from(to.index())].replace(piece) {
             Some(captured) => {
                 self.remove(to, captured);
                 self.halfmove_clock = 0;
@@ -371,7 +370,7 @@ impl Position {
         self.turn = self.turn.opponent();
         self.key ^= zobrist::BLACK_TO_MOVE;
         self.checkers = self.attackers(
-            self.general(self.turn),
+            self.general_square(self.turn),
             piece.color,
             self.occupied(),
             Bitboard::EMPTY,
