@@ -7,7 +7,7 @@
 //! ray per point and direction; the nearest blocker on a ray is its lowest
 //! index for the rising directions (north, east) and its highest for the others.
 
-use super::Color;
+use super::{Color, Square};
 use crate::Bitboard;
 
 /// A blocking-point index that is never occupied (for unused table slots).
@@ -258,11 +258,11 @@ pub(super) const fn legal_points(color: Color, role: super::Role) -> Bitboard {
 /// Chariot attacks from `sq`: every point along the four rays up to and
 /// including the first piece.
 #[inline]
-pub(super) fn chariot(sq: u8, occupied: Bitboard) -> Bitboard {
-    let sq = usize::from(sq);
+pub(super) fn chariot(sq: Square, occupied: Bitboard) -> Bitboard {
+    let at = usize::from(sq.index());
     let mut attacks = Bitboard::EMPTY;
     for (dir, rays) in RAYS.iter().enumerate() {
-        let ray = rays[sq];
+        let ray = rays[at];
         attacks |= match nearest(dir, ray & occupied) {
             Some(b) => ray ^ rays[usize::from(b)],
             None => ray,
@@ -275,11 +275,11 @@ pub(super) fn chariot(sq: u8, occupied: Bitboard) -> Bitboard {
 /// ray, and the capture target beyond it (own pieces included; the caller
 /// removes them).
 #[inline]
-pub(super) fn cannon_moves(sq: u8, occupied: Bitboard) -> Bitboard {
-    let sq = usize::from(sq);
+pub(super) fn cannon_moves(sq: Square, occupied: Bitboard) -> Bitboard {
+    let at = usize::from(sq.index());
     let mut moves = Bitboard::EMPTY;
     for (dir, rays) in RAYS.iter().enumerate() {
-        let ray = rays[sq];
+        let ray = rays[at];
         match nearest(dir, ray & occupied) {
             Some(screen) => {
                 let beyond = rays[usize::from(screen)];
@@ -297,7 +297,11 @@ pub(super) fn cannon_moves(sq: u8, occupied: Bitboard) -> Bitboard {
 /// The first two pieces on the ray from `sq` in direction `dir` (north,
 /// east, south, west): a chariot's target and a cannon's beyond its screen.
 #[inline]
-pub(super) fn first_two(sq: u8, dir: usize, occupied: Bitboard) -> (Option<u8>, Option<u8>) {
+pub(super) fn first_two(
+    sq: Square,
+    dir: usize,
+    occupied: Bitboard,
+) -> (Option<Square>, Option<Square>) {
     match next_on_ray(sq, dir, occupied) {
         Some(first) => (Some(first), next_on_ray(first, dir, occupied)),
         None => (None, None),
@@ -306,14 +310,14 @@ pub(super) fn first_two(sq: u8, dir: usize, occupied: Bitboard) -> (Option<u8>, 
 
 /// The first piece on the ray from `sq` in direction `dir`.
 #[inline]
-pub(super) fn next_on_ray(sq: u8, dir: usize, occupied: Bitboard) -> Option<u8> {
-    nearest(dir, RAYS[dir][usize::from(sq)] & occupied)
+pub(super) fn next_on_ray(sq: Square, dir: usize, occupied: Bitboard) -> Option<Square> {
+    nearest(dir, RAYS[dir][usize::from(sq.index())] & occupied).map(Square::from_index_unchecked)
 }
 
 /// The direction (as indexed in [`RAYS`]) from `from` to `to` on its file or rank.
 #[inline]
-pub(super) fn direction(from: u8, to: u8) -> usize {
-    let same_file = from % 9 == to % 9;
+pub(super) fn direction(from: Square, to: Square) -> usize {
+    let same_file = from.file() == to.file();
     match (same_file, to > from) {
         (true, true) => 0,
         (false, true) => 1,
@@ -332,6 +336,20 @@ fn nearest(dir: usize, blockers: Bitboard) -> Option<u8> {
     }
 }
 
+/// The `horses` that attack `sq` with occupancy `occ`. A leg is looked at
+/// only when a horse stands behind it.
+#[inline]
+pub(super) fn horse_attackers(sq: Square, occ: Bitboard, horses: Bitboard) -> Bitboard {
+    let mut attackers = Bitboard::EMPTY;
+    for &(leg, sources) in &HORSE_ATTACKERS[usize::from(sq.index())] {
+        let behind = sources & horses;
+        if behind.is_any() && !occ.has(leg) {
+            attackers |= behind;
+        }
+    }
+    attackers
+}
+
 /// The targets of a blockable step table entry given the occupancy.
 #[inline]
 pub(super) fn unblocked(steps: &Blockable, occupied: Bitboard) -> Bitboard {
@@ -347,7 +365,7 @@ pub(super) fn unblocked(steps: &Blockable, occupied: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::{Role, Square};
+    use crate::xiangqi::Role;
 
     fn set(squares: &[Square]) -> Bitboard {
         squares
@@ -438,18 +456,15 @@ mod tests {
     fn cannon_screen() {
         // Cannon on b2, pieces on b5 (screen) and b9; e2 (screen) and h2.
         let occ = set(&[Square::B5, Square::B9, Square::E2, Square::H2]);
-        let moves = cannon_moves(Square::B2.index(), occ);
+        let moves = cannon_moves(Square::B2, occ);
         assert_eq!(moves & occ, set(&[Square::B9, Square::H2]));
         let quiet = moves.and_not(occ);
         assert!(quiet.has(Square::B4.index()) && !quiet.has(Square::B5.index()));
         assert!(quiet.has(Square::D2.index()) && !quiet.has(Square::E2.index()));
         assert_eq!(quiet.count(), 2 + 2 + 2 + 1);
-        assert_eq!(chariot(Square::B2.index(), occ).count(), 3 + 3 + 2 + 1);
+        assert_eq!(chariot(Square::B2, occ).count(), 3 + 3 + 2 + 1);
         // No second piece behind the screen: nothing to capture.
         let lone = set(&[Square::B5]);
-        assert_eq!(
-            cannon_moves(Square::B2.index(), lone) & lone,
-            Bitboard::EMPTY
-        );
+        assert_eq!(cannon_moves(Square::B2, lone) & lone, Bitboard::EMPTY);
     }
 }

@@ -6,11 +6,13 @@
 
 mod attacks;
 mod chase;
+mod movegen;
 mod moves;
 mod piece;
 mod position;
 mod setup;
 mod square;
+mod zobrist;
 
 pub use moves::Move;
 pub use piece::{Color, Piece, Role};
