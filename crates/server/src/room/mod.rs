@@ -330,7 +330,7 @@ impl RoomTask {
                     if self.idle_until().is_some_and(|until| until <= Instant::now()) {
                         break;
                     }
-                    if let Err(err) = self.execute(Command::Tick, None).await {
+                    if let Err(err) = self.execute(Command::Tick).await {
                         tracing::error!(room = %self.id(), %err, "timers not stored");
                     }
                 }
@@ -374,7 +374,7 @@ impl RoomTask {
             Message::ComputerMove(ply, choice) => {
                 self.computer_thinking = false;
                 if let Some(mv) = choice {
-                    match self.execute(Command::ComputerMove { ply, mv }, None).await {
+                    match self.execute(Command::ComputerMove { ply, mv }).await {
                         Ok(_) | Err(ApiError::Refused(Refusal::Stale)) => {}
                         Err(err) => {
                             tracing::error!(room = %self.id(), %mv, %err, "computer move refused");
@@ -385,15 +385,20 @@ impl RoomTask {
         }
     }
 
-    /// Decides `command`, stores the events (in one transaction with `seat`,
-    /// the seat a join takes), then applies them, sends them and does the
-    /// bookkeeping they call for. Returns the events.
-    async fn execute(
+    /// Decides `command` and commits the events it causes.
+    async fn execute(&mut self, command: Command) -> Result<Vec<Event>, ApiError> {
+        let events = self.room.decide(&command, now_ms())?;
+        self.commit(events, None).await
+    }
+
+    /// Stores `events` (in one transaction with `seat`, the seat a join
+    /// takes), then applies them, sends them and does the bookkeeping they
+    /// call for. Returns the events.
+    async fn commit(
         &mut self,
-        command: Command,
+        events: Vec<Event>,
         seat: Option<SeatRecord>,
     ) -> Result<Vec<Event>, ApiError> {
-        let events = self.room.decide(&command, now_ms())?;
         if events.is_empty() {
             return Ok(events);
         }
@@ -500,18 +505,18 @@ impl RoomTask {
     ) -> Result<(Side, String), ApiError> {
         let token = token.unwrap_or_else(ids::secret);
         let token_hash = store::digest(&token);
-        let events = self.room.decide(&Command::Join(joiner.clone()), now_ms())?;
+        let events = self.room.decide(&Command::Join(joiner), now_ms())?;
         let Some(EventKind::Seated { seat, player, .. }) = events.first().map(|e| &e.kind) else {
             return Err(Refusal::NoFreeSeat.into());
         };
+        let seat = *seat;
         let record = SeatRecord {
             room_id: self.id().to_owned(),
             seat: seat.name().to_owned(),
             token_hash: token_hash.clone(),
             player: player.clone(),
         };
-        let seat = *seat;
-        self.execute(Command::Join(joiner), Some(record))
+        self.commit(events, Some(record))
             .await
             .map_err(|err| match err {
                 ApiError::Store(store::StoreError::Conflict) => Refusal::NoFreeSeat.into(),
@@ -524,13 +529,10 @@ impl RoomTask {
     async fn act(&mut self, token: Option<&str>, action: Action) -> Result<ActReply, ApiError> {
         let seats = self.seats_of(token)?;
         let events = self
-            .execute(
-                Command::Act {
-                    seats,
-                    action: action.clone(),
-                },
-                None,
-            )
+            .execute(Command::Act {
+                seats,
+                action: action.clone(),
+            })
             .await?;
         let ended = events
             .iter()
@@ -588,7 +590,7 @@ impl RoomTask {
         let backlog = self.frames_after(since);
         for &seat in &seats {
             self.connections.seats[seat.index()] += 1;
-            if let Err(err) = self.execute(Command::Return(seat), None).await {
+            if let Err(err) = self.execute(Command::Return(seat)).await {
                 tracing::warn!(room = %self.id(), %err, "return not stored");
             }
         }
@@ -617,7 +619,7 @@ impl RoomTask {
             let open = &mut self.connections.seats[seat.index()];
             *open = open.saturating_sub(1);
             if *open == 0
-                && let Err(err) = self.execute(Command::Leave(seat), None).await
+                && let Err(err) = self.execute(Command::Leave(seat)).await
             {
                 tracing::warn!(room = %self.id(), %err, "away not stored");
             }
@@ -639,13 +641,10 @@ impl RoomTask {
             }
             seats = vec![only];
         }
-        self.execute(
-            Command::Rename {
-                seats: seats.clone(),
-                name,
-            },
-            None,
-        )
+        self.execute(Command::Rename {
+            seats: seats.clone(),
+            name,
+        })
         .await?;
         let player = self
             .room
