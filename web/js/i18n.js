@@ -45,6 +45,32 @@ export function t(key, params) {
   );
 }
 
+/**
+ * The text of `key` for the count `n`, in the plural form the current
+ * language uses for it (`key.one`, `key.other` ... as `Intl.PluralRules`
+ * names them; `key.other` where a language has no form of its own), with
+ * `{n}` and each of `params` replaced.
+ * @param {string} key
+ * @param {number} n
+ * @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
+export function tn(key, n, params = {}) {
+  const form = `${key}.${new Intl.PluralRules(current).select(n)}`;
+  const chosen = form in dictionary || form in fallback ? form : `${key}.other`;
+  return t(chosen, { ...params, n });
+}
+
+/**
+ * A player's name as this page shows it: the server's name for a player who
+ * gave none ("Anonymous") in the reader's language.
+ * @param {string} name
+ * @returns {string}
+ */
+export function shownName(name) {
+  return name === "Anonymous" ? t("seat.anonymous") : name;
+}
+
 /** @returns {string} the current language's code */
 export function language() {
   return current;

@@ -5,7 +5,7 @@
 import { lobbySocket, request } from "./api.js";
 import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
-import { t } from "./i18n.js";
+import { shownName, t, tn } from "./i18n.js";
 import { keepPlayerCredential, playerCredential, playerName, setPlayerName, setRoomToken } from "./storage.js";
 
 export const VARIANTS = ["shogi", "minishogi", "annan", "xiangqi"];
@@ -273,7 +273,7 @@ function gameCards(form) {
  */
 function lobbyRoom(room) {
   const item = el("li");
-  const who = (room.players ?? []).filter(Boolean).join(", ") || t("lobby.someone");
+  const who = (room.players ?? []).filter(Boolean).map(shownName).join(", ") || t("lobby.someone");
   const clock = room.settings?.time_per_move || room.settings?.main_time
     ? t("lobby.clock", {
         main: duration(room.settings.main_time ?? 0),
@@ -295,8 +295,8 @@ function showLobby(section, lobby) {
   const list = section.querySelector("[data-lobby-rooms]");
   const waiting = section.querySelector("[data-count=waiting]");
   const playing = section.querySelector("[data-count=playing]");
-  if (waiting) waiting.textContent = String(lobby.waiting ?? 0);
-  if (playing) playing.textContent = String(lobby.playing ?? 0);
+  if (waiting) waiting.textContent = tn("lobby.waiting", lobby.waiting ?? 0);
+  if (playing) playing.textContent = tn("lobby.playing", lobby.playing ?? 0);
   if (!list) return;
   list.replaceChildren(...lobby.rooms.map(lobbyRoom));
   const empty = section.querySelector(".lobby-empty");
@@ -308,10 +308,9 @@ function lobbySection() {
   const section = el("section", { class: "panel lobby", "aria-labelledby": "lobby-title" });
   const title = el("h2", { id: "lobby-title" }, t("lobby.title"));
   const counts = el("p", { class: "counts" });
-  const waiting = el("span", { "data-count": "waiting" }, "0");
-  const playing = el("span", { "data-count": "playing" }, "0");
-  const [before, middle, after] = t("lobby.counts").split(/\{waiting\}|\{playing\}/);
-  counts.append(before ?? "", waiting, middle ?? "", playing, after ?? "");
+  const waiting = el("span", { "data-count": "waiting" }, tn("lobby.waiting", 0));
+  const playing = el("span", { "data-count": "playing" }, tn("lobby.playing", 0));
+  counts.append(waiting, " · ", playing);
   const list = el("ul", { class: "lobby-rooms", "data-lobby-rooms": "", "aria-live": "polite" });
   const empty = el("p", { class: "lobby-empty" }, t("lobby.empty"));
   section.append(title, counts, list, empty);

@@ -2,7 +2,7 @@
 // offers, arrivals, a new game.
 
 import { sideName } from "../board.js";
-import { t } from "../i18n.js";
+import { shownName, t } from "../i18n.js";
 import { notationList, resultText } from "../moves.js";
 
 /** @typedef {import("./types.js").Room} Room */
@@ -27,7 +27,7 @@ export function eventText(room, event) {
     case "draw_offered":
       return t("announce.draw_offered", { side: sideName(variant, event.side) });
     case "seated":
-      return t("announce.seated", { name: event.name });
+      return t("announce.seated", { name: shownName(event.name) });
     case "new_game":
       return t("announce.new_game");
     default:

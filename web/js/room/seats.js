@@ -4,13 +4,15 @@
 
 import { sideName } from "../board.js";
 import { el } from "../dom.js";
-import { t } from "../i18n.js";
+import { shownName, t } from "../i18n.js";
 import { family } from "../pieces.js";
 import { opponent } from "../position.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
 /** @typedef {import("./types.js").SeatName} SeatName */
 /** @typedef {import("./types.js").Side} Side */
+/** @typedef {import("./types.js").Room} Room */
+/** @typedef {import("./types.js").Seat} Seat */
 
 /**
  * Draws both seats.
@@ -44,11 +46,10 @@ function seatPanel(state, name, side) {
   const dot = el("span", { class: "dot", "aria-hidden": "true" });
   const who = el("span", { class: "who" });
   const parts = [sideName(room.variant, side)];
-  if (seat?.computer) parts.push(room.level ? t("seat.computer_level", { n: room.level }) : t("seat.computer"));
   if (state.heldSeats().includes(name)) parts.push(t("seat.you"));
   if (seat && !seat.computer) parts.push(seat.connected ? t("seat.connected") : t("seat.disconnected"));
   who.append(
-    el("strong", {}, seat ? seat.name : t("seat.free")),
+    el("strong", {}, seatTitle(room, seat)),
     el("span", { class: "sub" }, parts.join(" · ")),
   );
   panel.append(dot, who);
@@ -98,4 +99,17 @@ export function tickAway(root, state) {
     if (state.seatNamed(name)?.taken_over && away) away.textContent = t("seat.taken_over");
     else if (!(name in state.awayUntil) && away) away.textContent = t("seat.away_unknown");
   }
+}
+
+/**
+ * What a seat panel is headed with: the computer at its level, the player's
+ * name, or that the seat is free.
+ * @param {Room} room
+ * @param {Seat | null} seat
+ * @returns {string}
+ */
+function seatTitle(room, seat) {
+  if (!seat) return t("seat.free");
+  if (seat.computer) return room.level ? t("seat.computer_level", { n: room.level }) : t("seat.computer");
+  return shownName(seat.name);
 }

@@ -4,7 +4,7 @@
 
 import { recordUrl } from "../api.js";
 import { el } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { family } from "../pieces.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
@@ -85,6 +85,6 @@ export function renderSpectators(box, state) {
   line.dataset.spectators = String(count ?? "");
   const watching = state.seat ? "" : t("room.watching");
   line.textContent = typeof count === "number"
-    ? [t("room.spectators", { n: count }), watching].filter(Boolean).join(" ")
+    ? [tn("room.spectators", count), watching].filter(Boolean).join(" · ")
     : watching;
 }

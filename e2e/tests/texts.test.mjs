@@ -1,0 +1,63 @@
+// @ts-check
+/**
+ * Texts a player reads in their own language: the computer's and an unnamed
+ * player's names, and counts in the plural form the language uses. And the
+ * page keeps the player credential the server issues.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer } from "../lib/koma.mjs";
+
+/** @type {import("playwright-core").Browser} */
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("the computer and an unnamed player are named in the reader's language", async () => {
+  const { context, page, errors } = await newPlayer(browser, { locale: "de-DE" });
+  await createRoom(page, { variant: "minishogi", mode: "computer", level: 1 });
+  const seats = page.locator("[data-seat] strong");
+  await page.locator("[data-seat=second] strong", { hasText: "Computer, Stufe 1" }).waitFor();
+  const names = await seats.allTextContents();
+  assert.ok(names.includes("Anonym"), `seat names: ${names}`);
+  assert.ok(!names.some((name) => name.includes("(level")), `seat names: ${names}`);
+  // The page keeps the player and credential the server issued, and uses them again.
+  const kept = await page.evaluate(() => [localStorage.getItem("koma.player"), localStorage.getItem("koma.player.secret")]);
+  assert.ok(kept[0] && kept[1], `kept: ${kept}`);
+  await createRoom(page, { variant: "shogi", mode: "local" });
+  const again = await page.evaluate(() => localStorage.getItem("koma.player"));
+  assert.equal(again, kept[0]);
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+test("counts take the plural form of the language", async () => {
+  const host = await newPlayer(browser);
+  const guest = await newPlayer(browser);
+  await createRoom(host.page, { variant: "xiangqi", mode: "online" });
+  await acceptInvitation(host.page, guest.page);
+  const watcher = await newPlayer(browser);
+  await watcher.page.goto(host.page.url());
+  const line = host.page.locator("[data-spectators='1']");
+  await line.waitFor();
+  assert.equal((await line.textContent())?.trim(), "1 watching");
+  // The watcher reads the count and what it is doing as two sentences.
+  const own = watcher.page.locator("[data-spectators='1']");
+  await own.waitFor();
+  assert.match((await own.textContent()) ?? "", /^1 watching · You are watching this game\.$/);
+  await watcher.page.goto(`${KOMA_URL}/`);
+  const playing = watcher.page.locator("[data-count=playing]");
+  await playing.filter({ hasText: /^[1-9]/ }).waitFor();
+  const text = (await playing.textContent()) ?? "";
+  const count = Number(text.match(/\d+/)?.[0]);
+  assert.ok(count >= 1, text);
+  assert.equal(text, count === 1 ? "1 game being played" : `${count} games being played`);
+  for (const person of [host, guest, watcher]) {
+    assert.deepEqual(person.errors, [], "no script errors");
+    await person.context.close();
+  }
+});
