@@ -71,6 +71,20 @@ pub trait Store: Send + Sync + 'static {
     /// [`StoreError::Conflict`] if the id is taken; database failures.
     async fn create_room(&self, room: &RoomRecord) -> Result<()>;
 
+    /// Saves a new room unless its device created `limit` rooms or more at or
+    /// after `since` (unix milliseconds). Counting and saving are one step, so
+    /// simultaneous requests from one device cannot pass the limit together.
+    /// Returns whether the room was saved.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the id is taken; database failures.
+    async fn create_room_within_limit(
+        &self,
+        room: &RoomRecord,
+        since: i64,
+        limit: i64,
+    ) -> Result<bool>;
+
     /// The room with this id.
     ///
     /// # Errors
