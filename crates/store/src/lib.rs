@@ -38,12 +38,20 @@ pub enum StoreError {
     /// The database URL names no backend this build knows.
     #[error("unknown database URL scheme in '{0}' (expected sqlite:// or postgres://)")]
     UnknownScheme(String),
+    // The two below say their cause in their message, so they name no
+    // `source`: a report that prints the chain would say it twice.
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
-    Database(#[source] sqlx::Error),
+    Database(sqlx::Error),
     /// A migration failed at start.
     #[error("migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Migrate(err)
+    }
 }
 
 impl From<sqlx::Error> for StoreError {

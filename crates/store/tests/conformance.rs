@@ -290,3 +290,30 @@ async fn an_unknown_scheme_is_named() {
     let err = store::open("mysql://localhost/koma").await.err().unwrap();
     assert!(err.to_string().contains("mysql"), "{err}");
 }
+
+/// An error and its sources as a report prints them: `a: b: c`.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_database_error_says_its_cause_once() {
+    let missing = std::env::temp_dir()
+        .join(unique("no-such-dir"))
+        .join("koma.sqlite");
+    let err = store::open(&format!("sqlite://{}", missing.display()))
+        .await
+        .err()
+        .unwrap();
+    let StoreError::Database(cause) = &err else {
+        panic!("{err:?}");
+    };
+    let report = chain(&err);
+    assert_eq!(report.matches(&cause.to_string()).count(), 1, "{report}");
+}
