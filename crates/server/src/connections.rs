@@ -256,15 +256,15 @@ impl http_body::Body for Answering {
 
 /// Accepts connections until `shutdown` turns `true`, then waits until every
 /// connection has finished (hyper closes idle ones and ends the others after
-/// their response). `connections` counts the connection tasks.
+/// their response).
 pub(crate) async fn accept(
     listener: TcpListener,
     app: Router,
     limits: Limits,
     shutdown: watch::Receiver<bool>,
-    connections: Live,
 ) {
     let slots = Arc::new(Slots::default());
+    let connections = Live::default();
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {

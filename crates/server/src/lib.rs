@@ -216,7 +216,8 @@ pub fn router(state: AppState) -> Router {
 /// Connections live under the limits of [`Config`] (see `connections`).
 ///
 /// # Errors
-/// None today: a failed `accept` is logged and retried.
+/// Never at present: a failed `accept` (out of descriptors, say) is logged
+/// and retried.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
@@ -232,14 +233,7 @@ pub async fn serve(
         let _ = signal.send(true);
     });
     let app = router(state);
-    connections::accept(
-        listener,
-        app,
-        limits,
-        stopping,
-        connections::Live::default(),
-    )
-    .await;
+    connections::accept(listener, app, limits, stopping).await;
     sockets.none_left().await;
     Ok(())
 }
