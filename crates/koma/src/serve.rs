@@ -21,8 +21,13 @@ pub(crate) struct ServeArgs {
     #[arg(long, env = "KOMA_DATA_DIR", default_value = "./koma-data")]
     data_dir: PathBuf,
     /// A database URL instead: `sqlite://PATH` or `postgres://USER:PASSWORD@HOST/DB`.
-    #[arg(long, env = "KOMA_DATABASE_URL")]
+    /// Prefer the environment variable (or `--database-url-file`): a flag's
+    /// value, password included, is visible to every user in `ps`.
+    #[arg(long, env = "KOMA_DATABASE_URL", conflicts_with = "database_url_file")]
     database_url: Option<DatabaseUrl>,
+    /// A file holding the database URL (its first line), for secrets managers.
+    #[arg(long, env = "KOMA_DATABASE_URL_FILE")]
+    database_url_file: Option<PathBuf>,
     /// Seconds a seated player may be disconnected before the computer plays for them.
     #[arg(long, env = "KOMA_GRACE_PERIOD", default_value_t = 20)]
     grace_period: u64,
@@ -49,9 +54,16 @@ pub(crate) struct ServeArgs {
     /// Seconds a room waits for its second player before it closes.
     #[arg(long, env = "KOMA_WAITING_ROOM_TTL", default_value_t = 3600)]
     waiting_room_ttl: u64,
-    /// How many messages one WebSocket may send per second.
+    /// How many messages one WebSocket, or all the WebSockets of one seat
+    /// token, may send per second.
     #[arg(long, env = "KOMA_MESSAGES_PER_SECOND", default_value_t = 20)]
     messages_per_second: u32,
+    /// How many messages all the WebSockets of one IP address may send per second.
+    #[arg(long, env = "KOMA_MESSAGES_PER_SECOND_PER_IP", default_value_t = 100)]
+    messages_per_second_per_ip: u32,
+    /// How many connections (WebSockets included) one IP address may hold open.
+    #[arg(long, env = "KOMA_MAX_CONNECTIONS_PER_IP", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections_per_ip: u32,
     /// What to log: a level (`error`, `warn`, `info`, `debug`) or a tracing
     /// filter such as `server=debug,info`.
     #[arg(long, env = "KOMA_LOG", default_value = "info")]
@@ -108,9 +120,10 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let url = match &args.database_url {
-        Some(url) => url.0.clone(),
-        None => {
+    let url = match (&args.database_url, &args.database_url_file) {
+        (Some(url), _) => url.0.clone(),
+        (None, Some(file)) => read_database_url(file)?,
+        (None, None) => {
             std::fs::create_dir_all(&args.data_dir).with_context(|| {
                 format!("cannot create data directory {}", args.data_dir.display())
             })?;
@@ -126,6 +139,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         max_message_bytes: args.max_message_bytes,
         rooms_per_device_per_hour: args.rooms_per_hour,
         messages_per_second: args.messages_per_second,
+        messages_per_second_per_ip: args.messages_per_second_per_ip,
+        max_connections_per_ip: args.max_connections_per_ip as usize,
         abandon_after: Duration::from_secs(args.abandon_after),
         waiting_room_ttl: Duration::from_secs(args.waiting_room_ttl),
         public_url: args.public_url.clone(),
@@ -142,6 +157,19 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     server::serve(listener, state, shutdown_signal())
         .await
         .context("server failed")
+}
+
+/// The database URL in the first line of `file`.
+fn read_database_url(file: &std::path::Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read --database-url-file {}", file.display()))?;
+    let url = text.lines().next().unwrap_or("").trim();
+    anyhow::ensure!(
+        !url.is_empty(),
+        "--database-url-file {} is empty",
+        file.display()
+    );
+    Ok(url.to_owned())
 }
 
 /// Completes on Ctrl-C or SIGTERM.

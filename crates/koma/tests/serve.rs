@@ -181,3 +181,33 @@ fn a_bad_database_url_is_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("mysql") && !err.contains("secret"), "{err}");
 }
+
+#[test]
+fn the_database_url_can_come_from_a_file() {
+    let data = data_dir();
+    std::fs::create_dir_all(&data).unwrap();
+    let database = data.join("from-file.sqlite");
+    let file = data.join("database-url");
+    std::fs::write(&file, format!("sqlite://{}\n", database.display())).unwrap();
+    let port = free_port();
+    let mut koma = start(
+        &["serve", "--database-url-file", file.to_str().unwrap()],
+        port,
+        &data.join("unused"),
+    );
+    assert!(database.exists());
+    assert!(!data.join("unused").exists());
+    koma.kill().unwrap();
+    koma.wait().unwrap();
+
+    // A bad URL from the file is named, its password is not.
+    std::fs::write(&file, "mysql://user:secret@localhost/koma").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--database-url-file", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mysql") && !err.contains("secret"), "{err}");
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -44,7 +44,7 @@ macro_rules! setting_enum {
                     .ok_or_else(|| SettingError::BadValue {
                         key: $key,
                         value: s.to_owned(),
-                        expected: concat!($($text, " "),+),
+                        expected: concat!($($text, ", "),+).trim_end_matches(", "),
                     })
             }
         }
@@ -187,7 +187,7 @@ impl Settings {
                         return Err(SettingError::BadValue {
                             key: "illegal_move_loses",
                             value: value.to_owned(),
-                            expected: "true false",
+                            expected: "true, false",
                         });
                     }
                 }
@@ -232,7 +232,7 @@ pub enum SettingError {
         key: &'static str,
         /// The value as given.
         value: String,
-        /// What the key takes.
+        /// What the key takes, for people: its values, comma-separated, or a phrase.
         expected: &'static str,
     },
     /// `--rule` text without `=`.
@@ -254,7 +254,7 @@ impl fmt::Display for SettingError {
             } => write!(
                 f,
                 "bad value '{value}' for setting '{key}' (expected: {})",
-                expected.trim_end().replace(' ', ", ")
+                expected
             ),
             SettingError::NotAPair(text) => {
                 write!(f, "setting '{text}' is not of the form KEY=VALUE")
@@ -307,7 +307,17 @@ mod tests {
             settings.apply("impasse"),
             Err(SettingError::NotAPair(_))
         ));
-        assert!(settings.apply("move_limit=-3").is_err());
+        assert_eq!(
+            settings.apply("move_limit=-3").unwrap_err().to_string(),
+            "bad value '-3' for setting 'move_limit' (expected: 0 (no limit) or a number of plies)"
+        );
+        assert_eq!(
+            settings
+                .apply("illegal_move_loses=maybe")
+                .unwrap_err()
+                .to_string(),
+            "bad value 'maybe' for setting 'illegal_move_loses' (expected: true, false)"
+        );
         assert_eq!(settings, Settings::default());
     }
 }

@@ -41,9 +41,12 @@ async fn main() {
     let store = store::open(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();
+    // Every player comes from 127.0.0.1: no per-address limit applies.
     let config = Config {
         rooms_per_device_per_hour: u32::MAX,
         messages_per_second: 1000,
+        messages_per_second_per_ip: u32::MAX,
+        max_connections_per_ip: usize::MAX,
         ..Config::default()
     };
     let state = AppState::start(store, Arc::new(FirstLegalMove), config)

@@ -82,8 +82,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<AppJson<T>, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(AppJson(value)),
+        // Through a `Value`: serde's derived structs also accept an array of
+        // their fields, and a body is an object.
+        match Json::<Value>::from_request(req, state).await {
+            Ok(Json(value)) if value.is_object() => {
+                serde_json::from_value(value).map(AppJson).map_err(|err| {
+                    ApiError::BadRequest(format!(
+                        "Failed to deserialize the JSON body into the target type: {err}"
+                    ))
+                })
+            }
+            Ok(Json(_)) => Err(ApiError::BadRequest(
+                "the body must be a JSON object".to_owned(),
+            )),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 Err(ApiError::TooLarge)
             }

@@ -52,12 +52,18 @@ pub enum ApiError {
     /// The server is shutting down.
     #[error("the server is shutting down")]
     ShuttingDown,
-    /// The database failed.
+    /// The database failed (the message says why, so it names no `source`).
     #[error("store: {0}")]
-    Store(#[from] StoreError),
+    Store(StoreError),
     /// The database holds a room this build cannot read.
     #[error("stored room cannot be read: {0}")]
     Stored(String),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> ApiError {
+        ApiError::Store(err)
+    }
 }
 
 /// The JSON body of every error response and WebSocket error frame: `code`

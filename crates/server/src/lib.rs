@@ -24,12 +24,14 @@
 
 mod api;
 mod computer;
+mod connections;
 mod error;
 mod event;
 mod identity;
 mod ids;
 mod lobby;
 mod openapi;
+mod rate;
 mod ratings;
 mod records;
 pub mod room;
@@ -40,7 +42,6 @@ mod ws;
 
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,8 +78,22 @@ pub struct Config {
     pub max_message_bytes: usize,
     /// How many rooms one device (IP address) may create per hour.
     pub rooms_per_device_per_hour: u32,
-    /// How many messages one WebSocket may send per second (a burst of as many is allowed).
+    /// How many messages one WebSocket, and one seat token over all its
+    /// sockets, may send per second (a burst of as many is allowed).
     pub messages_per_second: u32,
+    /// How many messages all the WebSockets of one IP address may send per second.
+    pub messages_per_second_per_ip: u32,
+    /// How many connections (WebSockets included) one IP address may hold open.
+    pub max_connections_per_ip: usize,
+    /// How long a client may take to send a request's head.
+    pub header_read_timeout: Duration,
+    /// How long a keep-alive connection may sit idle between requests.
+    pub idle_connection_timeout: Duration,
+    /// How often the server pings each WebSocket.
+    pub websocket_ping_interval: Duration,
+    /// How long a WebSocket may go without a frame from its client (pongs
+    /// included) before the server closes it.
+    pub websocket_timeout: Duration,
     /// How long a finished room nobody watches stays in memory.
     pub idle_room_timeout: Duration,
     /// How long a game waits with both players away before it ends as
@@ -100,6 +115,12 @@ impl Default for Config {
             max_message_bytes: 16 * 1024,
             rooms_per_device_per_hour: 100,
             messages_per_second: 20,
+            messages_per_second_per_ip: 100,
+            max_connections_per_ip: 256,
+            header_read_timeout: Duration::from_secs(10),
+            idle_connection_timeout: Duration::from_secs(60),
+            websocket_ping_interval: Duration::from_secs(25),
+            websocket_timeout: Duration::from_secs(60),
             idle_room_timeout: Duration::from_secs(600),
             abandon_after: Duration::from_secs(600),
             waiting_room_ttl: Duration::from_secs(3600),
@@ -118,6 +139,10 @@ pub struct AppState {
     /// The server's settings.
     pub config: Arc<Config>,
     shutdown: Arc<watch::Sender<bool>>,
+    /// The open WebSockets, which shutdown waits for.
+    sockets: connections::Live,
+    /// The frame limits per seat token and per address.
+    frame_limits: Arc<rate::FrameLimits>,
 }
 
 impl AppState {
@@ -131,6 +156,7 @@ impl AppState {
         config: Config,
     ) -> Result<AppState, ApiError> {
         let (shutdown, signal) = watch::channel(false);
+        let frame_limits = Arc::new(rate::FrameLimits::new(&config));
         let config = Arc::new(config);
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
@@ -146,6 +172,8 @@ impl AppState {
             rooms,
             config,
             shutdown: Arc::new(shutdown),
+            sockets: connections::Live::default(),
+            frame_limits,
         })
     }
 
@@ -184,24 +212,31 @@ pub fn router(state: AppState) -> Router {
 
 /// Serves `state` on `listener` until `shutdown` completes; then stops
 /// accepting, lets every room finish the command it is handling (so every
-/// acknowledged move is stored), closes WebSockets with a reason and returns.
+/// acknowledged move is stored), lets every request in progress finish, closes
+/// every WebSocket with code 1012 and returns once all of that is done.
+/// Connections live under the limits of [`Config`] (see `connections`).
 ///
 /// # Errors
-/// The listener fails.
+/// Never at present: a failed `accept` (out of descriptors, say) is logged
+/// and retried.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let signal = state.shutdown.clone();
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down");
-            let _ = signal.send(true);
-        })
-        .await
+    let stopping = state.shutdown_signal();
+    let sockets = state.sockets.clone();
+    let limits = connections::Limits::new(&state.config);
+    tokio::spawn(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        let _ = signal.send(true);
+    });
+    let app = router(state);
+    connections::accept(listener, app, limits, stopping).await;
+    sockets.none_left().await;
+    Ok(())
 }
 
 /// Waits until the shutdown signal turns `true` (or its sender is gone).

@@ -76,29 +76,32 @@ impl Rooms {
     /// # Errors
     /// A position or setting the rules refuse, the device's room limit, store failures.
     pub async fn create(&self, new: NewRoom) -> Result<(String, RoomHandle), ApiError> {
-        let store = &self.context.store;
         let limit = self.context.config.rooms_per_device_per_hour;
-        let hour_ago = now_ms() - 3_600_000;
-        if store.rooms_created_since(&new.device, hour_ago).await? >= i64::from(limit) {
+        let game = AnyGame::new(new.variant, new.position.as_deref(), &new.settings.rules)
+            .map_err(|err| ApiError::BadRequest(err.to_string()))?;
+        let id = ids::secret();
+        let now = now_ms();
+        let record = RoomRecord {
+            id: id.clone(),
+            variant: new.variant.name().to_owned(),
+            mode: new.mode.name().to_owned(),
+            level: i64::from(new.level),
+            settings: new.settings.to_json().to_string(),
+            start: game.start_text(),
+            device: new.device,
+            created_at: now,
+        };
+        let hour_ago = now - 3_600_000;
+        let created = self
+            .context
+            .store
+            .create_room_within_limit(&record, hour_ago, i64::from(limit))
+            .await?;
+        if !created {
             return Err(ApiError::TooMany(format!(
                 "at most {limit} rooms per device per hour"
             )));
         }
-        let game = AnyGame::new(new.variant, new.position.as_deref(), &new.settings.rules)
-            .map_err(|err| ApiError::BadRequest(err.to_string()))?;
-        let id = ids::secret();
-        store
-            .create_room(&RoomRecord {
-                id: id.clone(),
-                variant: new.variant.name().to_owned(),
-                mode: new.mode.name().to_owned(),
-                level: i64::from(new.level),
-                settings: new.settings.to_json().to_string(),
-                start: game.start_text(),
-                device: new.device,
-                created_at: now_ms(),
-            })
-            .await?;
         let handle = self.get(&id).await?;
         Ok((id, handle))
     }

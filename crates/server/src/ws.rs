@@ -4,26 +4,28 @@
 //! frames) to the client and the client's frames to the room as commands; a bad frame gets an error frame naming
 //! the reason, and the connection goes on.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use rules::Side;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::Instant;
+use tokio::time::{Instant, Interval, MissedTickBehavior};
 use utoipa::openapi::schema::{OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::AppState;
 use crate::api::{Connection, EventsQuery, RoomPath, token};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
 use crate::room::{ActReply, Action};
+use crate::{AppState, Config};
 
 /// The hard cap on a frame: larger ones close the socket. Frames between the
 /// configured limit and this get an error frame instead.
@@ -153,6 +155,7 @@ impl ToSchema for RoomFrame {}
 pub(crate) async fn room_socket(
     State(state): State<AppState>,
     Path(RoomPath { id }): Path<RoomPath>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
     upgrade: WebSocketUpgrade,
@@ -166,31 +169,13 @@ pub(crate) async fn room_socket(
         watch,
         last: since,
     };
+    let open = state.sockets.enter();
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| relay(socket, connection, token, state)))
-}
-
-/// Messages a socket may still send this second.
-struct RateLimit {
-    per_second: u32,
-    left: u32,
-    window: Instant,
-}
-
-impl RateLimit {
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        if now.duration_since(self.window) >= Duration::from_secs(1) {
-            self.window = now;
-            self.left = self.per_second;
-        }
-        if self.left == 0 {
-            return false;
-        }
-        self.left -= 1;
-        true
-    }
+        .on_upgrade(move |socket| async move {
+            relay(socket, connection, token, peer.ip(), state).await;
+            drop(open);
+        }))
 }
 
 fn error_frame(request_id: Option<Value>, error: &ApiError) -> Message {
@@ -202,6 +187,17 @@ fn error_frame(request_id: Option<Value>, error: &ApiError) -> Message {
     })
 }
 
+/// The `request_id` of a client's frame, to echo in an error about the frame
+/// as a whole (too many, too large, not JSON of a known type).
+fn request_id_of(body: &[u8]) -> Option<Value> {
+    #[derive(Deserialize)]
+    struct Envelope {
+        #[serde(default)]
+        request_id: Option<Value>,
+    }
+    serde_json::from_slice::<Envelope>(body).ok()?.request_id
+}
+
 /// The close frame every socket gets when the server stops: code 1012 (restart).
 fn shutting_down() -> Message {
     Message::Close(Some(CloseFrame {
@@ -210,9 +206,59 @@ fn shutting_down() -> Message {
     }))
 }
 
+/// The close frame of a socket whose client has not been heard from.
+fn silent() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::AWAY,
+        reason: Utf8Bytes::from_static("no answer to pings"),
+    }))
+}
+
 fn text(value: &impl Serialize) -> Message {
     let json = serde_json::to_string(value).unwrap_or_else(|_| Value::Null.to_string());
     Message::Text(Utf8Bytes::from(json))
+}
+
+/// Sends `message`, giving up on a client that does not read for `within`.
+/// Returns whether it was sent.
+async fn send<S>(sink: &mut S, message: Message, within: Duration) -> bool
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    matches!(
+        tokio::time::timeout(within, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Pings a socket now and then and notes when its client was last heard from
+/// (any frame counts, a pong too).
+struct Heartbeat {
+    ping: Interval,
+    last_heard: Instant,
+    timeout: Duration,
+}
+
+impl Heartbeat {
+    fn new(config: &Config) -> Heartbeat {
+        let every = config.websocket_ping_interval;
+        let mut ping = tokio::time::interval_at(Instant::now() + every, every);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        Heartbeat {
+            ping,
+            last_heard: Instant::now(),
+            timeout: config.websocket_timeout,
+        }
+    }
+
+    fn heard(&mut self) {
+        self.last_heard = Instant::now();
+    }
+
+    /// When the socket is closed if its client stays silent.
+    fn silent_at(&self) -> Instant {
+        self.last_heard + self.timeout
+    }
 }
 
 /// The answer to an action sent on the socket: the action's reply (as the
@@ -241,31 +287,32 @@ async fn relay(
     socket: WebSocket,
     mut connection: Connection,
     token: Option<String>,
+    ip: IpAddr,
     state: AppState,
 ) {
     let (mut sink, mut stream) = socket.split();
     let shutdown = state.shutdown_signal();
+    let within = state.config.websocket_timeout;
     let welcome = SocketFrame::Welcome {
         seats: connection.watch.seats.clone(),
         since: connection.last,
     };
-    if sink.send(text(&welcome)).await.is_err() {
+    if !send(&mut sink, text(&welcome), within).await {
         return;
     }
-    let mut limit = RateLimit {
-        per_second: state.config.messages_per_second,
-        left: state.config.messages_per_second,
-        window: Instant::now(),
-    };
+    let limits = &state.frame_limits;
+    let mut bucket = limits.socket();
+    let mut heartbeat = Heartbeat::new(&state.config);
     let max_bytes = state.config.max_message_bytes;
     let mut presence = connection.watch.presence.clone();
     loop {
+        let silent_at = heartbeat.silent_at();
         let outgoing = tokio::select! {
             frame = connection.next() => match frame {
                 Some(frame) => Message::Text(Utf8Bytes::from(frame.json.clone())),
                 // The room's task has stopped: only a shutdown does that.
                 None => {
-                    let _ = sink.send(shutting_down()).await;
+                    send(&mut sink, shutting_down(), within).await;
                     break;
                 }
             },
@@ -273,33 +320,43 @@ async fn relay(
                 Ok(()) => text(&*presence.borrow_and_update()),
                 // The room's task has stopped, as above.
                 Err(_) => {
-                    let _ = sink.send(shutting_down()).await;
+                    send(&mut sink, shutting_down(), within).await;
                     break;
                 }
             },
-            incoming = stream.next() => match incoming {
-                Some(Ok(Message::Text(body))) => {
-                    if !limit.allow() {
-                        let limit = ApiError::TooMany(format!("at most {} messages per second", limit.per_second));
-                        error_frame(None, &limit)
-                    } else if body.len() > max_bytes {
-                        error_frame(None, &ApiError::TooLarge)
-                    } else {
-                        answer(&connection, token.clone(), body.as_str()).await
+            incoming = stream.next() => {
+                heartbeat.heard();
+                let frame = match incoming {
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(frame)) => frame,
+                };
+                if let Err(limit) = limits.frame(&mut bucket, token.as_deref(), ip) {
+                    error_frame(request_id_of(&frame.into_data()), &limit)
+                } else {
+                    match frame {
+                        Message::Text(body) if body.len() > max_bytes => {
+                            error_frame(request_id_of(body.as_bytes()), &ApiError::TooLarge)
+                        }
+                        Message::Text(body) => answer(&connection, token.clone(), body.as_str()).await,
+                        Message::Binary(body) => {
+                            let error = ApiError::BadRequest("frames are JSON text".to_owned());
+                            error_frame(request_id_of(&body), &error)
+                        }
+                        Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
                     }
                 }
-                Some(Ok(Message::Binary(_))) => {
-                    error_frame(None, &ApiError::BadRequest("frames are JSON text".to_owned()))
-                }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
             },
+            _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
+            () = tokio::time::sleep_until(silent_at) => {
+                send(&mut sink, silent(), within).await;
+                break;
+            }
             () = crate::stopped(shutdown.clone()) => {
-                let _ = sink.send(shutting_down()).await;
+                send(&mut sink, shutting_down(), within).await;
                 break;
             }
         };
-        if sink.send(outgoing).await.is_err() {
+        if !send(&mut sink, outgoing, within).await {
             break;
         }
     }
@@ -311,7 +368,8 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         Ok(frame) => frame,
         Err(err) => {
             let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"ping\", ...}";
-            return error_frame(None, &ApiError::BadRequest(format!("{err}; {hint}")));
+            let error = ApiError::BadRequest(format!("{err}; {hint}"));
+            return error_frame(request_id_of(body.as_bytes()), &error);
         }
     };
     let (action, request_id) = match frame {
@@ -347,31 +405,69 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
 )]
 pub(crate) async fn lobby_socket(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    let open = state.sockets.enter();
     upgrade
         .max_message_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| lobby_relay(socket, state))
+        .on_upgrade(move |socket| async move {
+            lobby_relay(socket, peer.ip(), state).await;
+            drop(open);
+        })
 }
 
-async fn lobby_relay(mut socket: WebSocket, state: AppState) {
+/// The least time between two lobby frames.
+const LOBBY_EVERY: Duration = Duration::from_millis(500);
+
+async fn lobby_relay(mut socket: WebSocket, ip: IpAddr, state: AppState) {
     let lobby = state.rooms.context().lobby.clone();
     let mut changes = lobby.subscribe();
     let shutdown = state.shutdown_signal();
+    let within = state.config.websocket_timeout;
+    let limits = &state.frame_limits;
+    let mut bucket = limits.socket();
+    let mut heartbeat = Heartbeat::new(&state.config);
     loop {
         changes.borrow_and_update();
-        if socket.send(text(&lobby.view())).await.is_err() {
+        if !send(&mut socket, text(&lobby.view()), within).await {
             return;
         }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        tokio::select! {
-            changed = changes.changed() => if changed.is_err() { return },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
-                Some(Ok(_)) => {}
-            },
-            () = crate::stopped(shutdown.clone()) => {
-                let _ = socket.send(shutting_down()).await;
+        let earliest = Instant::now() + LOBBY_EVERY;
+        let mut changed = false;
+        loop {
+            let silent_at = heartbeat.silent_at();
+            let outgoing = tokio::select! {
+                result = changes.changed(), if !changed => match result {
+                    Ok(()) => {
+                        changed = true;
+                        continue;
+                    }
+                    Err(_) => return,
+                },
+                () = tokio::time::sleep_until(earliest), if changed => break,
+                incoming = socket.recv() => {
+                    heartbeat.heard();
+                    match incoming {
+                        Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                        // The lobby reads nothing, but every frame counts.
+                        Some(Ok(frame)) => match limits.frame(&mut bucket, None, ip) {
+                            Ok(()) => continue,
+                            Err(limit) => error_frame(request_id_of(&frame.into_data()), &limit),
+                        },
+                    }
+                },
+                _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
+                () = tokio::time::sleep_until(silent_at) => {
+                    send(&mut socket, silent(), within).await;
+                    return;
+                }
+                () = crate::stopped(shutdown.clone()) => {
+                    send(&mut socket, shutting_down(), within).await;
+                    return;
+                }
+            };
+            if !send(&mut socket, outgoing, within).await {
                 return;
             }
         }

@@ -129,8 +129,12 @@ impl PostgresStore {
     }
 }
 
+/// `store_impl!(Backend, lock)`: `lock` is the statement (or none) run first
+/// in the transaction of [`Store::create_room_within_limit`] so that two of
+/// them for one device (`$1`) never count at the same time. SQLite needs none:
+/// its single writer runs a writing statement's count and insert alone.
 macro_rules! store_impl {
-    ($backend:ty) => {
+    ($backend:ty, $device_lock:expr) => {
         #[async_trait]
         impl Store for $backend {
             async fn create_room(&self, room: &RoomRecord) -> Result<()> {
@@ -149,6 +153,39 @@ macro_rules! store_impl {
                 .execute(&self.pool)
                 .await?;
                 Ok(())
+            }
+
+            async fn create_room_within_limit(
+                &self,
+                room: &RoomRecord,
+                since: i64,
+                limit: i64,
+            ) -> Result<bool> {
+                let mut tx = self.pool.begin().await?;
+                let device_lock: Option<&str> = $device_lock;
+                if let Some(lock) = device_lock {
+                    sqlx::query(lock).bind(&room.device).execute(&mut *tx).await?;
+                }
+                let inserted = sqlx::query(
+                    "INSERT INTO rooms (id, variant, mode, level, settings, start, device, created_at) \
+                     SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE \
+                     (SELECT COUNT(*) FROM rooms WHERE device = $7 AND created_at >= $9) < $10",
+                )
+                .bind(&room.id)
+                .bind(&room.variant)
+                .bind(&room.mode)
+                .bind(room.level)
+                .bind(&room.settings)
+                .bind(&room.start)
+                .bind(&room.device)
+                .bind(room.created_at)
+                .bind(since)
+                .bind(limit)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                tx.commit().await?;
+                Ok(inserted == 1)
             }
 
             async fn room(&self, id: &str) -> Result<RoomRecord> {
@@ -355,5 +392,10 @@ macro_rules! store_impl {
     };
 }
 
-store_impl!(SqliteStore);
-store_impl!(PostgresStore);
+store_impl!(SqliteStore, None);
+// A transaction-scoped lock per device: the next creation for the device waits
+// until this one commits, then counts it.
+store_impl!(
+    PostgresStore,
+    Some("SELECT pg_advisory_xact_lock(hashtext($1))")
+);

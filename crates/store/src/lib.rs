@@ -40,12 +40,20 @@ pub enum StoreError {
     /// The database URL names no backend this build knows.
     #[error("unknown database URL scheme in '{0}' (expected sqlite:// or postgres://)")]
     UnknownScheme(String),
+    // The two below say their cause in their message, so they name no
+    // `source`: a report that prints the chain would say it twice.
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
-    Database(#[source] sqlx::Error),
+    Database(sqlx::Error),
     /// A migration failed at start.
     #[error("migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Migrate(err)
+    }
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -72,6 +80,20 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// [`StoreError::Conflict`] if the id is taken; database failures.
     async fn create_room(&self, room: &RoomRecord) -> Result<()>;
+
+    /// Saves a new room unless its device created `limit` rooms or more at or
+    /// after `since` (unix milliseconds). Counting and saving are one step, so
+    /// simultaneous requests from one device cannot pass the limit together.
+    /// Returns whether the room was saved.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the id is taken; database failures.
+    async fn create_room_within_limit(
+        &self,
+        room: &RoomRecord,
+        since: i64,
+        limit: i64,
+    ) -> Result<bool>;
 
     /// The room with this id.
     ///

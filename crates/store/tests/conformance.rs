@@ -227,14 +227,52 @@ async fn players(store: &dyn Store) {
     ));
 }
 
+/// 150 simultaneous creations from one device with a limit of 100: exactly
+/// 100 rooms, whatever the interleaving.
+async fn room_limit_holds_under_concurrency(store: Arc<dyn Store>) {
+    let device = unique("device");
+    let creations = (0..150).map(|_| {
+        let store = store.clone();
+        let room = room(&unique("room"), &device, 10_000);
+        tokio::spawn(async move { store.create_room_within_limit(&room, 5_000, 100).await })
+    });
+    let mut created = 0;
+    for creation in creations.collect::<Vec<_>>() {
+        created += usize::from(creation.await.unwrap().unwrap());
+    }
+    assert_eq!(created, 100);
+    assert_eq!(store.rooms_created_since(&device, 0).await.unwrap(), 100);
+    // Rooms before `since` do not count; other devices are not limited by this one.
+    assert!(
+        store
+            .create_room_within_limit(&room(&unique("room"), &device, 20_000), 15_000, 100)
+            .await
+            .unwrap()
+    );
+    let other = unique("device");
+    assert!(
+        store
+            .create_room_within_limit(&room(&unique("room"), &other, 10_000), 5_000, 1)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .create_room_within_limit(&room(&unique("room"), &other, 10_001), 5_000, 1)
+            .await
+            .unwrap()
+    );
+}
+
 async fn conformance(store: Arc<dyn Store>) {
+    room_limit_holds_under_concurrency(store.clone()).await;
     rooms_and_seats(&*store).await;
     event_log(&*store).await;
     games_counts_and_ratings(&*store).await;
     players(&*store).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_conforms_and_keeps_data_across_reopening() {
     let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-store")));
     let url = format!("sqlite://{}", path.display());
@@ -299,7 +337,7 @@ async fn the_sqlite_file_is_private_and_old_plain_tokens_are_hashed_on_opening()
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_conforms_when_a_test_database_is_given() {
     let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
         eprintln!("TEST_DATABASE_URL is not set: PostgreSQL store tests skipped");
@@ -312,4 +350,31 @@ async fn postgres_conforms_when_a_test_database_is_given() {
 async fn an_unknown_scheme_is_named() {
     let err = store::open("mysql://localhost/koma").await.err().unwrap();
     assert!(err.to_string().contains("mysql"), "{err}");
+}
+
+/// An error and its sources as a report prints them: `a: b: c`.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_database_error_says_its_cause_once() {
+    let missing = std::env::temp_dir()
+        .join(unique("no-such-dir"))
+        .join("koma.sqlite");
+    let err = store::open(&format!("sqlite://{}", missing.display()))
+        .await
+        .err()
+        .unwrap();
+    let StoreError::Database(cause) = &err else {
+        panic!("{err:?}");
+    };
+    let report = chain(&err);
+    assert_eq!(report.matches(&cause.to_string()).count(), 1, "{report}");
 }

@@ -62,7 +62,10 @@ impl Move {
             Square::new(file - b'0', rank - b'a' + 1)
         };
         match bytes {
-            [letter, b'*', file, rank] => {
+            [letter, b'*', file, rank, rest @ ..] => {
+                if !rest.is_empty() {
+                    return Err(err("a drop takes nothing after its square"));
+                }
                 let role = Role::from_letter(*letter as char)
                     .filter(|r| r.is_droppable() && letter.is_ascii_uppercase())
                     .ok_or_else(|| err("expected a piece letter P L N S G B R before '*'"))?;
@@ -112,5 +115,13 @@ mod tests {
         ] {
             assert!(Move::from_usi(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_bad_move_is_named_by_what_is_wrong() {
+        let reason = |text| Move::from_usi(text).unwrap_err().to_string();
+        assert!(reason("P*5e+").contains("a drop takes nothing after its square"));
+        assert!(reason("0a1a").contains("bad from-square"));
+        assert!(reason("1a0a").contains("bad to-square"));
     }
 }

@@ -91,6 +91,45 @@ impl TestServer {
         }
     }
 
+    /// A server on a runtime of its own, dropped as soon as `serve` returns:
+    /// as when the process exits, whatever the server left running ends
+    /// there, so a test sees only what `serve` finished before returning.
+    pub async fn start_alone(config: Config) -> TestServer {
+        let url = sqlite_url();
+        let database = url.clone();
+        let (ready, listening) = oneshot::channel();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let (done, finished) = oneshot::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let result = runtime.block_on(async move {
+                let store = store::open(&database).await.unwrap();
+                let state = AppState::start(store, Arc::new(FirstLegalMove), config)
+                    .await
+                    .unwrap();
+                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+                ready.send(listener.local_addr().unwrap()).unwrap();
+                server::serve(listener, state, async {
+                    let _ = stopped.await;
+                })
+                .await
+            });
+            drop(runtime);
+            let _ = done.send(result);
+        });
+        let addr = listening.await.unwrap();
+        TestServer {
+            addr,
+            url,
+            owns_database: true,
+            stop: Some(stop),
+            task: tokio::spawn(async move { finished.await.unwrap() }),
+        }
+    }
+
     /// Shuts the server down gracefully and waits until it has.
     pub async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
@@ -213,6 +252,13 @@ impl TestServer {
         .await
     }
 
+    /// A WebSocket on `path` (under `/api/v1`), nothing read yet.
+    pub async fn socket(&self, path: &str) -> Client {
+        let url = format!("ws://{}/api/v1{path}", self.addr);
+        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        Client { socket }
+    }
+
     pub async fn ws(&self, id: &str, query: &str) -> Client {
         let mut client = self.ws_open(id, query).await;
         let welcome = client.next().await;
@@ -224,9 +270,7 @@ impl TestServer {
 impl TestServer {
     /// A room socket as it opens, its welcome frame unread.
     pub async fn ws_open(&self, id: &str, query: &str) -> Client {
-        let url = format!("ws://{}/api/v1/rooms/{id}/ws?{query}", self.addr);
-        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        Client { socket }
+        self.socket(&format!("/rooms/{id}/ws?{query}")).await
     }
 }
 
@@ -281,7 +325,11 @@ impl Client {
             match frame {
                 Message::Text(text) => return serde_json::from_str(text.as_str()).unwrap(),
                 Message::Close(frame) => {
-                    return json!({"type": "closed", "reason": frame.map(|f| f.reason.to_string())});
+                    return json!({
+                        "type": "closed",
+                        "code": frame.as_ref().map(|f| u16::from(f.code)),
+                        "reason": frame.map(|f| f.reason.to_string()),
+                    });
                 }
                 _ => {}
             }
@@ -307,6 +355,43 @@ impl Client {
 
     pub async fn send_raw(&mut self, text: String) {
         self.socket.send(Message::text(text)).await.unwrap();
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.socket.send(Message::binary(bytes)).await.unwrap();
+    }
+
+    /// The text and close frames that arrive within `duration` (reading also
+    /// answers the server's pings).
+    pub async fn frames_for(&mut self, duration: Duration) -> Vec<Value> {
+        let mut frames = Vec::new();
+        let end = tokio::time::Instant::now() + duration;
+        while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(end, self.socket.next()).await {
+            match frame {
+                Message::Text(text) => frames.push(serde_json::from_str(text.as_str()).unwrap()),
+                Message::Close(frame) => {
+                    frames
+                        .push(json!({"type": "closed", "code": frame.map(|f| u16::from(f.code))}));
+                }
+                _ => {}
+            }
+        }
+        frames
+    }
+
+    /// The code of the close frame that ends the socket, skipping other
+    /// frames; `None` if it ends without one (waits at most 10 s).
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("the socket ends within 10 s");
+            match frame {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
     }
 
     pub async fn close(mut self) {
