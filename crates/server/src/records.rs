@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
+use crate::room::Room;
 
 /// The largest record `POST /records` reads: long games with comments and
 /// times outgrow the limit on other requests.
@@ -66,6 +67,33 @@ pub(crate) fn notation_of(record: &Record) -> Notation {
         },
         AnyPosition::Xiangqi(_) => Notation::Xiangqi { wxf: wxf_moves },
     }
+}
+
+/// The record a room's download is written from: the current game's start,
+/// moves and result, the names of the seats that play each side, and the
+/// date the game began (UTC).
+pub(crate) fn room_record(room: &Room) -> Record {
+    let mut record = Record::from_game(room.game());
+    let name = |side| room.seat(room.seat_of(side)).map(|seat| seat.name.clone());
+    record.headers.first = name(Side::First);
+    record.headers.second = name(Side::Second);
+    record.headers.start_time = record_date(room.game_began_at());
+    record
+}
+
+/// Unix milliseconds as KIF's 開始日時 and CSA's `$START_TIME` write a date:
+/// `2026/12/03 23:40:18`.
+fn record_date(unix_ms: i64) -> Option<String> {
+    let at = time::OffsetDateTime::from_unix_timestamp(unix_ms.div_euclid(1000)).ok()?;
+    Some(format!(
+        "{:04}/{:02}/{:02} {:02}:{:02}:{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    ))
 }
 
 /// How a recorded game ended, with the room JSON's codes.
@@ -235,4 +263,18 @@ pub(crate) async fn import(
         result: result(&record, &settings),
         headers: RecordHeaders::new(&record.headers),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record_date;
+
+    #[test]
+    fn record_dates_are_utc() {
+        assert_eq!(record_date(0).as_deref(), Some("1970/01/01 00:00:00"));
+        assert_eq!(
+            record_date(1_796_341_218_999).as_deref(),
+            Some("2026/12/03 23:40:18")
+        );
+    }
 }
