@@ -13,10 +13,13 @@ const KIF: &str = "\
 先手：佐藤 一郎
 後手：鈴木 花子
 手数----指手---------消費時間--
+*序盤の研究
    1 ７六歩(77)   ( 0:03/00:00:03)
    2 ３四歩(33)   ( 0:02/00:00:02)
    3 ２二角不成(88) ( 0:10/00:00:13)
    4 同　銀(31)   ( 0:05/00:00:07)
+*角交換
+*次は４五角
    5 ４五角打     ( 1:30/00:01:43)
    6 投了         ( 0:10/00:03:12)
 まで5手で先手の勝ち
@@ -62,6 +65,11 @@ async fn a_kif_record_is_read_for_replay() {
     );
     assert_eq!(game["headers"]["first"], "佐藤 一郎");
     assert_eq!(game["headers"]["event"], "第1回 駒杯 準決勝");
+    assert_eq!(game["start_comments"], json!(["序盤の研究"]));
+    assert_eq!(
+        game["comments"],
+        json!([[], [], [], ["角交換", "次は４五角"], []])
+    );
     server.stop().await;
 }
 
