@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Replaying a game record: a pasted KIF or an opened CSA file is read by the
- * server and shown on the board in review; a record that cannot be read says
+ * server and shown on the board in review, with its comments on the move
+ * shown; a record that cannot be read says
  * where; a room's record opens from its record box.
  */
 import assert from "node:assert/strict";
@@ -17,15 +18,18 @@ after(async () => {
   await browser?.close();
 });
 
-/** A short game: the bishops are exchanged and Sente drops one on 4e; Gote resigns. */
+/** A short game: the bishops are exchanged and Sente drops one on 4e; Gote resigns. Commented. */
 const KIF = `手合割：平手
 先手：佐藤
 後手：鈴木
 手数----指手---------消費時間--
+*角換わりの一局
    1 ７六歩(77)
    2 ３四歩(33)
    3 ２二角成(88)
    4 同　銀(31)
+*角交換
+*次は４五角
    5 ４五角打
    6 投了
 まで5手で先手の勝ち
@@ -54,6 +58,8 @@ test("a pasted KIF is replayed move by move", async () => {
   assert.deepEqual(await moveList(page), ["▲７六歩", "△３四歩", "▲２二角成", "△同　銀", "▲４五角"]);
   const start = await pieces(page);
   assert.equal(start["8h"], "B first");
+  const comments = page.locator("[data-comments]");
+  assert.deepEqual(await comments.locator("p").allTextContents(), ["角換わりの一局"]);
   const result = page.locator("[data-result]");
   assert.deepEqual([await result.getAttribute("data-winner"), await result.getAttribute("data-reason")], ["first", "resignation"]);
 
@@ -63,12 +69,16 @@ test("a pasted KIF is replayed move by move", async () => {
   let now = await pieces(page);
   assert.equal(now["2b"], "+B first");
   assert.equal(now["8h"], undefined);
+  assert.equal(await comments.isVisible(), false, "no comment on ply 3");
   // The arrow keys step from there: ply 4, the silver takes it back.
   await page.keyboard.press("ArrowRight");
   await showPly(page, 4);
   now = await pieces(page);
   assert.equal(now["2b"], "S second");
   assert.equal(now["3a"], undefined);
+  // Its comment, line by line, under the moves.
+  assert.deepEqual(await comments.locator("p").allTextContents(), ["角交換", "次は４五角"]);
+  assert.equal(await comments.isVisible(), true);
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
   await showPly(page, 2);

@@ -1,8 +1,8 @@
 // The replay page (`/replay`): a game record pasted or opened from a file
 // (KIF, KI2, CSA, a position line, a xiangqi PGN) is read by the server
 // (`POST /api/v1/records`) and shown on the board in review: the move list,
-// stepping through it, and the result. `/replay?room=<id>` opens a room's
-// game.
+// stepping through it, the result, and the record's comments on the move
+// shown. `/replay?room=<id>` opens a room's game.
 
 import { ApiError, importRecord, recordUrl } from "./api.js";
 import { Board } from "./board.js";
@@ -19,7 +19,7 @@ import { pieceLabels, shogiNotation } from "./storage.js";
  * The game as `POST /api/v1/records` answers it.
  * @typedef {{ variant: string, start: string, moves: string[], notation: any,
  *   result: { result: string | null, reason: string | null },
- *   headers: Record<string, any> }} ImportedGame
+ *   headers: Record<string, any>, start_comments: string[], comments: string[][] }} ImportedGame
  */
 
 /** The header fields shown above the moves, in order. */
@@ -57,6 +57,8 @@ class ReplayPage {
     this.board = null;
     /** @type {MoveList | null} */
     this.moveList = null;
+    /** @type {HTMLElement | null} the comments on the move shown */
+    this.comments = null;
   }
 
   /** Draws the page; opens a room's record when the address names one. */
@@ -117,6 +119,7 @@ class ReplayPage {
     page.append(el("h1", {}, t("replay.title")), this.form());
     this.board = null;
     this.moveList = null;
+    this.comments = null;
     const game = this.game;
     if (game) {
       const room = el("section", { class: `room replay ${family(game.variant)} ${game.variant}` });
@@ -128,7 +131,8 @@ class ReplayPage {
       about.append(...this.headerLines(game));
       if (game.result.result) about.append(resultElement(game.variant, game.result.result, game.result.reason));
       const moves = el("div", { class: "panel moves" });
-      side.append(about, moves);
+      this.comments = el("section", { class: "panel record-comments", "data-comments": "", "aria-label": t("replay.comments") });
+      side.append(about, moves, this.comments);
       room.append(main, side);
       page.append(room);
       const none = () => false;
@@ -244,6 +248,20 @@ class ReplayPage {
       reviewPly: this.reviewPly,
     });
     this.moveList?.render(game.moves, notationList(game.variant, game.notation), this.reviewPly);
+    this.renderComments(game, plies);
+  }
+
+  /**
+   * The record's comments on the position shown: those before the first move
+   * at the start, else those after the move that led to it.
+   * @param {ImportedGame} game
+   * @param {number} plies
+   */
+  renderComments(game, plies) {
+    if (!this.comments) return;
+    const lines = plies === 0 ? game.start_comments : game.comments[plies - 1] ?? [];
+    this.comments.replaceChildren(...lines.map((line) => el("p", {}, line)));
+    this.comments.hidden = lines.length === 0;
   }
 }
 

@@ -276,8 +276,8 @@ pub fn move_text(pos: &Position, mv: Move, previous: Option<Square>) -> String {
     out
 }
 
-/// The KIF text of a legal move: `７六歩(77)`, `同　銀(31)`, `５五角打`,
-/// `２二角成(88)`. A declined promotion is written without 不成 (`２三銀(34)`):
+/// The KIF text of a legal move: `７六歩(77)`, `同　銀(31)`, `同　成銀(67)`,
+/// `５五角打`, `２二角成(88)`. A declined promotion is written without 不成 (`２三銀(34)`):
 /// the from-square already says it all, and not every KIF reader knows 不成.
 pub fn kif_text(pos: &Position, mv: Move, previous: Option<Square>) -> String {
     body(pos, mv, previous, true)
@@ -293,7 +293,9 @@ fn body(pos: &Position, mv: Move, previous: Option<Square>, kif: bool) -> String
     let mut out = String::new();
     if previous == Some(to) {
         out.push('同');
-        if name.chars().count() == 1 {
+        // KIF always spaces 同 from the piece (`同　成銀(67)`): Kakinoki and
+        // cshogi read only that form. JSA text spaces one-character names only.
+        if kif || name.chars().count() == 1 {
             out.push('\u{3000}');
         }
     } else {
@@ -603,6 +605,30 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/B3K4 b B 1",
             &[("B*5e", "▲５五角打"), ("9i5e", "▲５五角")],
         );
+    }
+
+    /// KIF spaces 同 from every piece name, as Kakinoki and cshogi write and
+    /// read it; JSA text only from one-character names. Both read back.
+    #[test]
+    fn kif_recapture_spacing() {
+        let p = pos("4k4/9/9/9/9/3p5/3+S5/9/4K4 b - 1");
+        let m = usi(&p, "6g6f");
+        let previous = Some(m.to());
+        assert_eq!(kif_text(&p, m, previous), "同　成銀(67)");
+        assert_eq!(move_text(&p, m, previous), "▲同成銀");
+        for text in [
+            "同　成銀(67)",
+            "同成銀(67)",
+            "同 成銀(67)",
+            "▲同成銀",
+            "同　全(67)",
+        ] {
+            assert_eq!(parse_move(&p, text, previous), Ok(m), "{text}");
+        }
+        let p = pos("4k4/9/9/9/9/3p5/3P5/9/4K4 b - 1");
+        let m = usi(&p, "6g6f");
+        assert_eq!(kif_text(&p, m, Some(m.to())), "同　歩(67)");
+        assert_eq!(move_text(&p, m, Some(m.to())), "▲同　歩");
     }
 
     /// The JSA examples: golds and silvers around 5八/5二, and two dragons.

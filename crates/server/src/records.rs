@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
+use crate::room::Room;
 
 /// The largest record `POST /records` reads: long games with comments and
 /// times outgrow the limit on other requests.
@@ -66,6 +67,31 @@ pub(crate) fn notation_of(record: &Record) -> Notation {
         },
         AnyPosition::Xiangqi(_) => Notation::Xiangqi { wxf: wxf_moves },
     }
+}
+
+/// The record a room's download is written from: the current game's start,
+/// moves and result, the names of the seats that play each side, and the
+/// date the game began (UTC).
+pub(crate) fn room_record(room: &Room) -> Record {
+    let mut record = Record::from_game(room.game());
+    let name = |side| room.seat(room.seat_of(side)).map(|seat| seat.name.clone());
+    record.headers.first = name(Side::First);
+    record.headers.second = name(Side::Second);
+    record.headers.start_time = record_date(room.game_began_at(), record.variant());
+    record
+}
+
+/// Unix milliseconds as the records of `variant` write a date: KIF's 開始日時
+/// and CSA's `$START_TIME` as `2026/12/03 23:40:18`, PGN's `Date` as `2026.12.03`.
+fn record_date(unix_ms: i64, variant: Variant) -> Option<String> {
+    let at = time::OffsetDateTime::from_unix_timestamp(unix_ms.div_euclid(1000)).ok()?;
+    let (year, month, day) = (at.year(), u8::from(at.month()), at.day());
+    Some(if variant.is_shogi_family() {
+        let (hour, minute, second) = (at.hour(), at.minute(), at.second());
+        format!("{year:04}/{month:02}/{day:02} {hour:02}:{minute:02}:{second:02}")
+    } else {
+        format!("{year:04}.{month:02}.{day:02}")
+    })
 }
 
 /// How a recorded game ended, with the room JSON's codes.
@@ -174,6 +200,10 @@ pub(crate) struct ImportedRecord {
     result: RecordResult,
     /// The record's headers.
     headers: RecordHeaders,
+    /// The comments before the first move (KIF `*` lines, CSA `'` lines), one per line.
+    start_comments: Vec<String>,
+    /// The comments after each move, one list of lines per move (empty when none).
+    comments: Vec<Vec<String>>,
 }
 
 /// Read a game record for replaying.
@@ -234,5 +264,23 @@ pub(crate) async fn import(
         notation: notation_of(&record),
         result: result(&record, &settings),
         headers: RecordHeaders::new(&record.headers),
+        start_comments: record.comments.clone(),
+        comments: record.moves().iter().map(|m| m.comments.clone()).collect(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::Variant;
+
+    use super::record_date;
+
+    #[test]
+    fn record_dates_are_utc_in_each_records_form() {
+        let date = |ms, variant| record_date(ms, variant).unwrap();
+        assert_eq!(date(0, Variant::Shogi), "1970/01/01 00:00:00");
+        let later = 1_796_341_218_999;
+        assert_eq!(date(later, Variant::Minishogi), "2026/12/03 23:40:18");
+        assert_eq!(date(later, Variant::Xiangqi), "2026.12.03");
+    }
 }

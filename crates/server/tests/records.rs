@@ -13,10 +13,13 @@ const KIF: &str = "\
 先手：佐藤 一郎
 後手：鈴木 花子
 手数----指手---------消費時間--
+*序盤の研究
    1 ７六歩(77)   ( 0:03/00:00:03)
    2 ３四歩(33)   ( 0:02/00:00:02)
    3 ２二角不成(88) ( 0:10/00:00:13)
    4 同　銀(31)   ( 0:05/00:00:07)
+*角交換
+*次は４五角
    5 ４五角打     ( 1:30/00:01:43)
    6 投了         ( 0:10/00:03:12)
 まで5手で先手の勝ち
@@ -62,6 +65,11 @@ async fn a_kif_record_is_read_for_replay() {
     );
     assert_eq!(game["headers"]["first"], "佐藤 一郎");
     assert_eq!(game["headers"]["event"], "第1回 駒杯 準決勝");
+    assert_eq!(game["start_comments"], json!(["序盤の研究"]));
+    assert_eq!(
+        game["comments"],
+        json!([[], [], [], ["角交換", "次は４五角"], []])
+    );
     server.stop().await;
 }
 
@@ -175,5 +183,72 @@ async fn a_room_record_reads_back_as_the_same_game() {
         assert_eq!(game["moves"], room["moves"], "{format}");
         assert_eq!(game["notation"], room["notation"], "{format}");
     }
+    server.stop().await;
+}
+
+/// A download of the room's game: the text and what `POST /records` reads of it.
+async fn download(server: &TestServer, id: &str, format: &str) -> (String, Value) {
+    let path = format!("/api/v1/rooms/{id}/record?format={format}");
+    let (status, text) = server.request_text("GET", &path, None, None).await;
+    assert_eq!(status, 200, "{text}");
+    let (status, game) = import(server, "", &text).await;
+    assert_eq!(status, 200, "{format}: {game}");
+    (text, game)
+}
+
+/// `2026/12/03 23:40:18`: digits where KIF's 開始日時 and CSA's `$START_TIME` have them.
+fn is_record_date(text: &str) -> bool {
+    let shape = "dddd/dd/dd dd:dd:dd";
+    text.len() == shape.len()
+        && text
+            .chars()
+            .zip(shape.chars())
+            .all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s })
+}
+
+#[tokio::test]
+async fn a_finished_rooms_downloads_carry_the_players_date_and_result() {
+    let server = TestServer::start().await;
+    let (id, ann, bo) = server.online_room("shogi", None, json!({})).await;
+    for (token, mv) in [(&ann, "7g7f"), (&bo, "3c3d"), (&ann, "8h2b+")] {
+        assert_eq!(server.play(&id, token, mv).await.0, 200);
+    }
+    let resign = format!("/api/v1/rooms/{id}/resign");
+    let (status, body) = server.request("POST", &resign, Some(&bo), None).await;
+    assert_eq!(status, 200, "{body}");
+
+    let (kif, game) = download(&server, &id, "kif").await;
+    for line in ["先手：Ann", "後手：Bo", "   4 投了", "まで3手で先手の勝ち"] {
+        assert!(kif.lines().any(|l| l.starts_with(line)), "{line} in\n{kif}");
+    }
+    let date = game["headers"]["start_time"].as_str().unwrap().to_owned();
+    assert!(is_record_date(&date), "{date}");
+    assert!(kif.contains(&format!("開始日時：{date}\n")), "{kif}");
+    let (csa, from_csa) = download(&server, &id, "csa").await;
+    for line in ["N+Ann", "N-Bo", &format!("$START_TIME:{date}"), "%TORYO"] {
+        assert!(csa.lines().any(|l| l == line), "{line} in\n{csa}");
+    }
+    for game in [&game, &from_csa] {
+        assert_eq!(game["headers"]["first"], "Ann");
+        assert_eq!(game["headers"]["second"], "Bo");
+        assert_eq!(
+            game["result"],
+            json!({"result": "first", "reason": "resignation"})
+        );
+    }
+
+    // The rematch swaps the sides: Bo moves first, and the record says so.
+    let rematch = format!("/api/v1/rooms/{id}/rematch");
+    for token in [&ann, &bo] {
+        let (status, body) = server.request("POST", &rematch, Some(token), None).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
+    assert_eq!(room["seats"]["second"]["side"], "first", "{room}");
+    assert_eq!(server.play(&id, &bo, "2g2f").await.0, 200);
+    let (kif, game) = download(&server, &id, "kif").await;
+    assert!(kif.contains("先手：Bo\n後手：Ann\n"), "{kif}");
+    assert!(!kif.contains("まで"), "{kif}");
+    assert_eq!(game["result"]["result"], Value::Null);
     server.stop().await;
 }

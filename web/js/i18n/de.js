@@ -234,6 +234,7 @@ export default {
   "replay.header.start_time": "Datum",
   "replay.header.opening": "Eröffnung",
   "replay.header.time_control": "Bedenkzeit",
+  "replay.comments": "Kommentare",
   "promotion.title": "Auf {square} promovieren?",
   "promotion.yes": "Promovieren",
   "promotion.no": "Nicht promovieren",

@@ -233,6 +233,7 @@ export default {
   "replay.header.start_time": "Date",
   "replay.header.opening": "Opening",
   "replay.header.time_control": "Time",
+  "replay.comments": "Comments",
   "promotion.title": "Promote on {square}?",
   "promotion.yes": "Promote",
   "promotion.no": "Do not promote",

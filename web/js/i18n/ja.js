@@ -233,6 +233,7 @@ export default {
   "replay.header.start_time": "開始日時",
   "replay.header.opening": "戦型",
   "replay.header.time_control": "持ち時間",
+  "replay.comments": "コメント",
   "promotion.title": "{square}で成りますか？",
   "promotion.yes": "成る",
   "promotion.no": "成らない",

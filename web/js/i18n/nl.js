@@ -234,6 +234,7 @@ export default {
   "replay.header.start_time": "Datum",
   "replay.header.opening": "Opening",
   "replay.header.time_control": "Bedenktijd",
+  "replay.comments": "Commentaar",
   "promotion.title": "Promoveren op {square}?",
   "promotion.yes": "Promoveren",
   "promotion.no": "Niet promoveren",

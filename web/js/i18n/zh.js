@@ -233,6 +233,7 @@ export default {
   "replay.header.start_time": "日期",
   "replay.header.opening": "开局",
   "replay.header.time_control": "用时",
+  "replay.comments": "注释",
   "promotion.title": "在 {square} 升变吗？",
   "promotion.yes": "升变",
   "promotion.no": "不升变",

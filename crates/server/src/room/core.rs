@@ -240,6 +240,9 @@ pub struct Room {
     rematch_offer: Option<Side>,
     game_number: u32,
     swapped: bool,
+    /// When the current game began (unix milliseconds): the last seat taken,
+    /// or the new game.
+    game_began_at: i64,
     clock: Clock,
     /// Whether a person (not the computer) made a move of this game.
     played_by_people: bool,
@@ -259,6 +262,7 @@ impl Room {
             ms(setup.settings.time_per_move),
         );
         Ok(Room {
+            game_began_at: setup.created_at,
             setup,
             game,
             seats: [None, None],
@@ -345,6 +349,7 @@ impl Room {
                 });
                 // Play, and the clock, begin when the last seat is taken.
                 self.clock.start_turn(event.at);
+                self.game_began_at = event.at;
             }
             EventKind::Move {
                 side, mv, computer, ..
@@ -371,6 +376,7 @@ impl Room {
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
+                self.game_began_at = event.at;
                 self.clock.reset(event.at);
                 self.game_number = *game;
                 self.swapped = *swapped;
@@ -534,6 +540,11 @@ impl Room {
         self.setup
             .created_at
             .saturating_add(ms(self.setup.waiting_ttl_ms))
+    }
+
+    /// When the current game began (unix milliseconds).
+    pub fn game_began_at(&self) -> i64 {
+        self.game_began_at
     }
 
     /// The side a seat plays in the current game.

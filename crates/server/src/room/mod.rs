@@ -35,7 +35,7 @@ use crate::error::ApiError;
 use crate::event::{EventJson, Frame};
 use crate::lobby::Lobby;
 use crate::room_settings::RoomSettings;
-use crate::{Config, ids, ratings};
+use crate::{Config, ids, ratings, records};
 
 /// A live connection to a room: the events it missed and the ones to come.
 #[derive(Debug)]
@@ -104,7 +104,7 @@ impl RoomHandle {
         self.ask(Message::View).await
     }
 
-    /// The game so far as a record (start, moves, result).
+    /// The game so far as a record (start, moves, result, players, date).
     ///
     /// # Errors
     /// [`ApiError::ShuttingDown`] when the room's task is gone.
@@ -353,7 +353,7 @@ impl RoomTask {
                 let _ = reply.send(self.room.view(&self.connections, now_ms()));
             }
             Message::Record(reply) => {
-                let _ = reply.send(notation::Record::from_game(self.room.game()));
+                let _ = reply.send(records::room_record(&self.room));
             }
             Message::Join(joiner, token, reply) => {
                 let _ = reply.send(self.join(joiner, token).await);
