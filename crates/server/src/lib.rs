@@ -54,7 +54,7 @@ use tokio::sync::watch;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
+pub use computer::{Computer, ComputerPlayer, EnginePlayer, FirstLegalMove, Thinking};
 pub use error::{ApiError, ErrorBody};
 pub use event::{EventJson, EventKindJson};
 pub use lobby::Lobby;
@@ -80,6 +80,9 @@ pub struct Config {
     pub messages_per_second: u32,
     /// How long a finished room nobody watches stays in memory.
     pub idle_room_timeout: Duration,
+    /// How many computer searches run at once (`--engine-threads`); the
+    /// others wait their turn. Each holds one engine and its table.
+    pub engine_threads: usize,
     /// The site's public address for invitation links (`https://koma.example`);
     /// by default, taken from the request's `Host`.
     pub public_url: Option<String>,
@@ -95,6 +98,7 @@ impl Default for Config {
             rooms_per_device_per_hour: 100,
             messages_per_second: 20,
             idle_room_timeout: Duration::from_secs(600),
+            engine_threads: std::thread::available_parallelism().map_or(1, usize::from),
             public_url: None,
         }
     }
@@ -126,7 +130,7 @@ impl AppState {
         let config = Arc::new(config);
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
-            computer,
+            computer: Computer::new(computer, config.engine_threads),
             config: config.clone(),
             lobby: Lobby::default(),
             shutdown: signal,
