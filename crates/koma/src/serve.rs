@@ -33,6 +33,10 @@ pub(crate) struct ServeArgs {
     /// level may stop it sooner).
     #[arg(long, env = "KOMA_COMPUTER_MOVE_MS", default_value_t = 1000)]
     computer_move_ms: u64,
+    /// How many computer searches run at once, each with one engine and its
+    /// table; the others wait their turn (default: the number of cores).
+    #[arg(long, env = "KOMA_ENGINE_THREADS", value_parser = clap::value_parser!(u16).range(1..))]
+    engine_threads: Option<u16>,
     /// The site's public address for invitation links (default: the request's Host).
     #[arg(long, env = "KOMA_PUBLIC_URL")]
     public_url: Option<String>,
@@ -113,6 +117,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = store::open(&url)
         .await
         .context("cannot open the database")?;
+    let defaults = server::Config::default();
     let config = server::Config {
         grace_period: Duration::from_secs(args.grace_period),
         takeover_level: args.takeover_level,
@@ -120,7 +125,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         rooms_per_device_per_hour: args.rooms_per_hour,
         messages_per_second: args.messages_per_second,
         public_url: args.public_url.clone(),
-        ..server::Config::default()
+        engine_threads: args
+            .engine_threads
+            .map_or(defaults.engine_threads, usize::from),
+        ..defaults
     };
     let computer = server::EnginePlayer::new(Duration::from_millis(args.computer_move_ms));
     let state = server::AppState::start(store, Arc::new(computer), config)
