@@ -1,6 +1,6 @@
 //! The engine as a [`ComputerPlayer`].
 
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use engine::{Decision, Engine, EngineOptions, Level, Limits};
@@ -16,9 +16,14 @@ use super::{ComputerPlayer, Thinking};
 /// the pool holds no more engines than searches ever ran at once, which the
 /// [`Computer`](super::Computer) queue bounds. Each search's table is sized
 /// to its level ([`Level::hash_mb`]); an engine given back keeps only its
-/// table, cleared, and forgets the game's histories.
+/// table, cleared, and forgets the game's histories. Quick moves share one
+/// more engine.
 pub struct EnginePlayer {
     pool: Mutex<Vec<Engine>>,
+    /// The one engine of quick moves, which do not wait for the queue: a
+    /// search of one ply takes milliseconds, so they take turns on it
+    /// rather than each allocating an engine.
+    quick: Mutex<Option<Engine>>,
     move_time: Duration,
 }
 
@@ -27,6 +32,7 @@ impl EnginePlayer {
     pub fn new(move_time: Duration) -> EnginePlayer {
         EnginePlayer {
             pool: Mutex::new(Vec::new()),
+            quick: Mutex::new(None),
             move_time,
         }
     }
@@ -34,14 +40,7 @@ impl EnginePlayer {
     /// An engine set up for `game` at `level` with a table of `hash_mb`:
     /// from the pool if it has one.
     fn take(&self, game: &AnyGame, level: Level, hash_mb: usize) -> Engine {
-        let options = EngineOptions {
-            variant: game.variant(),
-            settings: game.settings().clone(),
-            hash_mb,
-            threads: 1,
-            level,
-            seed: None,
-        };
+        let options = options(game, level, hash_mb);
         let pooled = self.pool.lock().ok().and_then(|mut pool| pool.pop());
         let mut engine = match pooled {
             Some(mut engine) => {
@@ -81,20 +80,22 @@ impl ComputerPlayer for EnginePlayer {
                 self.give_back(engine);
                 decision
             }
-            // One ply and the captures after it, at the level's noise: a
-            // few thousand nodes at most, with a level-1 table, not pooled
-            // (it does not wait for a pooled engine to be free).
+            // One ply and the captures after it, at the level's noise, on
+            // the quick engine with a level-1 table.
             Thinking::Quick => {
-                let mut engine = Engine::new(EngineOptions {
-                    variant: game.variant(),
-                    settings: game.settings().clone(),
-                    hash_mb: Level::MIN.hash_mb(),
-                    threads: 1,
-                    level,
-                    seed: None,
-                });
+                let options = options(game, level, Level::MIN.hash_mb());
+                let mut quick = self.quick.lock().unwrap_or_else(PoisonError::into_inner);
+                let engine = match quick.as_mut() {
+                    Some(engine) => {
+                        engine.set_options(options);
+                        engine
+                    }
+                    None => quick.insert(Engine::new(options)),
+                };
                 engine.set_game(game);
-                engine.search(Limits::depth(1)).decision
+                let decision = engine.search(Limits::depth(1)).decision;
+                engine.new_game();
+                decision
             }
         };
         Some(match decision {
@@ -103,6 +104,18 @@ impl ComputerPlayer for EnginePlayer {
             // plays on with a legal move.
             Decision::Resign | Decision::DeclareWin => first_legal,
         })
+    }
+}
+
+/// Options for a search of `game` at `level` on one thread with a table of `hash_mb`.
+fn options(game: &AnyGame, level: Level, hash_mb: usize) -> EngineOptions {
+    EngineOptions {
+        variant: game.variant(),
+        settings: game.settings().clone(),
+        hash_mb,
+        threads: 1,
+        level,
+        seed: None,
     }
 }
 
