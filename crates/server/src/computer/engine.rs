@@ -95,7 +95,8 @@ impl ComputerPlayer for EnginePlayer {
                 // Its move tables stay between quick moves: a one-ply search
                 // learns little from them, and allocating them anew (11 MiB
                 // in shogi) on every quick move left the allocator holding
-                // that much per thread.
+                // that much per thread. Its table is another game's.
+                engine.clear_hash();
                 engine.set_game(game);
                 engine.search(Limits::depth(1)).decision
             }
