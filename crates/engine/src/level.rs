@@ -25,9 +25,23 @@
 //!
 //! Level 1 sees one ply and the captures that follow it; the first
 //! iteration always completes, so depth, not nodes, is its limit.
+//!
+//! Each level also names the transposition table it needs
+//! ([`Level::hash_mb`]): a node stores at most one 16-byte entry, so a
+//! table of twice the node budget in entries never runs short, and a
+//! level-1 move needs 1 MiB, not the 16 MiB of a search by the clock.
+//!
+//! | Level | 1-5 | 6 | 7  | 8  |
+//! |-------|----:|--:|---:|---:|
+//! | MiB   | 1   | 4 | 10 | 16 |
 
 use core::fmt;
 use core::str::FromStr;
+
+use crate::tt::ENTRY_BYTES;
+
+/// The table of a search by the clock (level 8), in MiB: the engine's default.
+const LEVEL_8_HASH_MB: usize = 16;
 
 /// A playing level, 1 to 8.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord)]
@@ -68,6 +82,18 @@ impl Level {
     /// which searches as long as its clock allows.
     pub const fn node_budget(self) -> Option<u64> {
         self.strength().nodes
+    }
+
+    /// The transposition table a search at this level needs, in MiB: room
+    /// for twice its node budget (each node stores at most one entry), so
+    /// that the table never limits the level; for level 8, which searches
+    /// by the clock, the engine's default of 16 MiB.
+    pub const fn hash_mb(self) -> usize {
+        const MIB: usize = 1 << 20;
+        match self.node_budget() {
+            Some(nodes) => (nodes as usize * 2 * ENTRY_BYTES).div_ceil(MIB),
+            None => LEVEL_8_HASH_MB,
+        }
     }
 
     pub(crate) const fn strength(self) -> Strength {
@@ -150,5 +176,22 @@ mod tests {
         assert_eq!(Level::MAX.node_budget(), None);
         assert_eq!("8".parse(), Ok(Level::MAX));
         assert!("0".parse::<Level>().is_err() && "9".parse::<Level>().is_err());
+    }
+
+    #[test]
+    fn each_level_has_a_table_for_twice_its_node_budget() {
+        let sizes: Vec<usize> = (1..=8).map(|n| Level::new(n).unwrap().hash_mb()).collect();
+        assert_eq!(sizes, [1, 1, 1, 1, 1, 4, 10, 16]);
+        assert_eq!(
+            Level::MAX.hash_mb(),
+            crate::EngineOptions::default().hash_mb
+        );
+        for level in (1..=7).map(|n| Level::new(n).unwrap()) {
+            let entries = (level.hash_mb() << 20) / ENTRY_BYTES;
+            assert!(
+                entries as u64 >= 2 * level.node_budget().unwrap(),
+                "level {level}"
+            );
+        }
     }
 }

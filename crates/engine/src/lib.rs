@@ -468,6 +468,15 @@ impl Engine {
         }
     }
 
+    /// Stops a running search and forgets the transposition table only: the
+    /// next search is of another game (whose scores, with another level's
+    /// noise, must not be read back), but the move tables may still order
+    /// its moves.
+    pub fn clear_hash(&mut self) {
+        self.finish();
+        self.tt.clear();
+    }
+
     /// A new game: stops a running search and forgets what earlier searches learned.
     pub fn new_game(&mut self) {
         self.finish();

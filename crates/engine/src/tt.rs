@@ -97,6 +97,9 @@ pub(crate) struct TranspositionTable {
 
 const CLUSTER_BYTES: usize = core::mem::size_of::<Cluster>();
 
+/// Bytes of one entry: what a searched node may take in the table.
+pub(crate) const ENTRY_BYTES: usize = CLUSTER_BYTES / CLUSTER;
+
 /// The depth field of a data word.
 fn depth_of(data: u64) -> i32 {
     i32::from((data >> 32) as u8)

@@ -38,6 +38,10 @@ pub(crate) struct ServeArgs {
     /// level may stop it sooner).
     #[arg(long, env = "KOMA_COMPUTER_MOVE_MS", default_value_t = 1000)]
     computer_move_ms: u64,
+    /// How many computer searches run at once, each with one engine and its
+    /// table; the others wait their turn (default: the number of cores).
+    #[arg(long, env = "KOMA_ENGINE_THREADS", value_parser = clap::value_parser!(u16).range(1..))]
+    engine_threads: Option<u16>,
     /// The site's public address for invitation links (default: the request's Host).
     #[arg(long, env = "KOMA_PUBLIC_URL")]
     public_url: Option<String>,
@@ -133,6 +137,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = store::open(&url)
         .await
         .context("cannot open the database")?;
+    let defaults = server::Config::default();
     let config = server::Config {
         grace_period: Duration::from_secs(args.grace_period),
         takeover_level: args.takeover_level,
@@ -144,7 +149,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         abandon_after: Duration::from_secs(args.abandon_after),
         waiting_room_ttl: Duration::from_secs(args.waiting_room_ttl),
         public_url: args.public_url.clone(),
-        ..server::Config::default()
+        engine_threads: args
+            .engine_threads
+            .map_or(defaults.engine_threads, usize::from),
+        ..defaults
     };
     let computer = server::EnginePlayer::new(Duration::from_millis(args.computer_move_ms));
     let state = server::AppState::start(store, Arc::new(computer), config)

@@ -56,7 +56,7 @@ use tokio::sync::watch;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-pub use computer::{ComputerPlayer, EnginePlayer, FirstLegalMove};
+pub use computer::{Computer, ComputerPlayer, EnginePlayer, FirstLegalMove, Thinking};
 pub use error::{ApiError, ErrorBody};
 pub use event::{EventJson, EventKindJson};
 pub use lobby::{Lobby, LobbyView, OpenRoom};
@@ -101,6 +101,9 @@ pub struct Config {
     pub abandon_after: Duration,
     /// How long a room waits for its second player before it closes.
     pub waiting_room_ttl: Duration,
+    /// How many computer searches run at once (`--engine-threads`); the
+    /// others wait their turn. Each holds one engine and its table.
+    pub engine_threads: usize,
     /// The site's public address for invitation links (`https://koma.example`);
     /// by default, taken from the request's `Host`.
     pub public_url: Option<String>,
@@ -124,6 +127,7 @@ impl Default for Config {
             idle_room_timeout: Duration::from_secs(600),
             abandon_after: Duration::from_secs(600),
             waiting_room_ttl: Duration::from_secs(3600),
+            engine_threads: std::thread::available_parallelism().map_or(1, usize::from),
             public_url: None,
         }
     }
@@ -160,7 +164,7 @@ impl AppState {
         let config = Arc::new(config);
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
-            computer,
+            computer: Computer::new(computer, config.engine_threads),
             config: config.clone(),
             lobby: Lobby::default(),
             shutdown: signal,

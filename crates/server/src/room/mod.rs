@@ -30,7 +30,7 @@ pub use self::view::{
     ActReply, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView, ResultView,
     RoomView, SeatPresence, SeatView, Winner,
 };
-use crate::computer::ComputerPlayer;
+use crate::computer::Computer;
 use crate::error::ApiError;
 use crate::event::{EventJson, Frame};
 use crate::lobby::Lobby;
@@ -190,8 +190,8 @@ impl RoomHandle {
 pub struct RoomContext {
     /// Where events are kept.
     pub store: Arc<dyn Store>,
-    /// Who plays the computer's moves.
-    pub computer: Arc<dyn ComputerPlayer>,
+    /// Who plays the computer's moves, a few searches at a time.
+    pub computer: Computer,
     /// The server's settings.
     pub config: Arc<Config>,
     /// The lobby's summaries, kept up to date by the rooms.
@@ -709,7 +709,8 @@ impl RoomTask {
             .then(|| self.last_activity + self.context.config.idle_room_timeout)
     }
 
-    /// Asks the computer for a move when it is its turn, on a blocking thread.
+    /// Asks the computer for a move when it is its turn; it waits its turn
+    /// for a search and thinks on a blocking thread.
     fn computer_turn(&mut self) {
         if self.computer_thinking || !self.room.computer_to_move() {
             return;
@@ -723,12 +724,15 @@ impl RoomTask {
             self.context.config.takeover_level
         };
         let ply = game.ply();
+        // When the side's clock runs out: the computer's wait for a search counts.
+        let deadline = self.room.clock_deadline().map(|at| {
+            let left = u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0);
+            Instant::now() + Duration::from_millis(left)
+        });
         let computer = self.context.computer.clone();
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
-            let choice = tokio::task::spawn_blocking(move || computer.choose(&game, level))
-                .await
-                .unwrap_or(None);
+            let choice = computer.choose(game, level, deadline).await;
             let _ = inbox.send(Message::ComputerMove(ply, choice)).await;
         });
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use server::{AppState, Config, FirstLegalMove};
+use server::{AppState, ComputerPlayer, Config, FirstLegalMove};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -71,11 +71,24 @@ impl TestServer {
         server
     }
 
+    /// The same with `computer` playing the computer's moves.
+    pub async fn start_computer(config: Config, computer: Arc<dyn ComputerPlayer>) -> TestServer {
+        let mut server = TestServer::start_full(&sqlite_url(), config, computer).await;
+        server.owns_database = true;
+        server
+    }
+
     pub async fn start_with(url: &str, config: Config) -> TestServer {
+        TestServer::start_full(url, config, Arc::new(FirstLegalMove)).await
+    }
+
+    async fn start_full(
+        url: &str,
+        config: Config,
+        computer: Arc<dyn ComputerPlayer>,
+    ) -> TestServer {
         let store = store::open(url).await.unwrap();
-        let state = AppState::start(store, Arc::new(FirstLegalMove), config)
-            .await
-            .unwrap();
+        let state = AppState::start(store, computer, config).await.unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel();

@@ -1,0 +1,79 @@
+//! Who chooses the moves of a computer seat (computer rooms, and away players
+//! after the grace period), and how many may think at once.
+//!
+//! A [`ComputerPlayer`] chooses a move on a blocking thread; the rooms reach
+//! it only through the [`Computer`] queue, which lets `--engine-threads`
+//! searches run at once, serves the others first asked, first served, and
+//! tells each how long the side's clock leaves it to think, the wait
+//! included.
+
+mod engine;
+mod queue;
+
+use std::time::Duration;
+
+use rules::{AnyGame, AnyMove};
+
+pub use self::engine::EnginePlayer;
+pub use self::queue::Computer;
+
+/// Chooses a move for the side to move. Called on a blocking thread
+/// (`spawn_blocking`), so it may search for as long as `thinking` allows.
+pub trait ComputerPlayer: Send + Sync + 'static {
+    /// A legal move at `level` (1-8), or `None` when there is none.
+    fn choose(&self, game: &AnyGame, level: u8, thinking: Thinking) -> Option<AnyMove>;
+}
+
+/// How long a [`ComputerPlayer`] may think about one move.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Thinking {
+    /// A search, of at most `within` when the side plays on a clock (what
+    /// the clock leaves after the wait in the queue); the player's own
+    /// limit and the level bound it besides.
+    Search {
+        /// The longest the search may take; `None` without a clock.
+        within: Option<Duration>,
+    },
+    /// The clock leaves no time for a search: a quick move, at once.
+    Quick,
+}
+
+/// The alphabetically first legal move, at every level: deterministic, so
+/// tests of rooms can predict the computer's replies.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstLegalMove;
+
+impl ComputerPlayer for FirstLegalMove {
+    fn choose(&self, game: &AnyGame, _level: u8, _thinking: Thinking) -> Option<AnyMove> {
+        game.position()
+            .legal_moves()
+            .into_iter()
+            .min_by_key(ToString::to_string)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::{Settings, Variant};
+
+    use super::*;
+
+    #[test]
+    fn the_first_legal_move_player_plays_the_alphabetically_first_legal_move() {
+        let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
+        let first = |game: &AnyGame| {
+            FirstLegalMove
+                .choose(game, 4, Thinking::Search { within: None })
+                .map(|mv| mv.to_string())
+        };
+        // a0a1 and a0a2 (chariot up) come first in ICCS order.
+        assert_eq!(first(&game).as_deref(), Some("a0a1"));
+        let mate = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(first(&mate), None);
+    }
+}
