@@ -8,6 +8,9 @@
 //! can import cshogi. With neither, the test is skipped, unless
 //! `KOMA_CSHOGI_REQUIRED` is set (as in CI) and makes that a failure.
 
+mod common;
+
+use common::Rng;
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -21,27 +24,6 @@ use rules::{AnyMove, AnyPosition, Handicap, Settings, Variant};
 const GAMES: usize = 300;
 const INSTALL: &str = "install it with `python3 -m venv /tmp/cshogi-venv && \
      /tmp/cshogi-venv/bin/pip install cshogi` and set KOMA_CSHOGI_PYTHON=/tmp/cshogi-venv/bin/python";
-
-/// SplitMix64: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
 
 const NAMES: [&str; 4] = ["羽生 善治", "Sente Player", "藤井聡太", "kifu_bot"];
 const COMMENTS: [&str; 3] = ["角道を開ける", "a plain comment", "☆好手！ (+300)"];

@@ -3,27 +3,13 @@
 //! inside the text, never a panic. The fuzz targets (fuzz/) do the same with
 //! coverage guidance; this runs in `cargo test`.
 
+mod common;
+
+use common::Rng;
 use std::path::PathBuf;
 
 use notation::{Format, Record, japanese, western, wxf};
 use rules::{AnnanDeadPiece, Variant, shogi, xiangqi};
-
-/// SplitMix64, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Characters that mean something to some format.
 const NOISE: [&str; 24] = [

@@ -2,25 +2,11 @@
 //! hold a game writes it and reads back the same game, and every move's
 //! Japanese, Western and WXF text reads back as that move.
 
+mod common;
+
+use common::Rng;
 use notation::{Format, GameResult, Headers, Record, Termination, japanese, western, wxf};
 use rules::{AnyMove, AnyPosition, Position as _, Settings, Side, Variant};
-
-/// SplitMix64: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const COMMENTS: [&str; 4] = ["角道を開ける", "a plain comment", "☆好手！ (+300)", "x"];
 
