@@ -61,3 +61,21 @@ test("counts take the plural form of the language", async () => {
     await person.context.close();
   }
 });
+
+test("an address with no page says so and leads home; an unknown game's rules page has a real title", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  for (const path of ["/no/such/page", "/rooms/"]) {
+    const response = await page.goto(`${KOMA_URL}${path}`);
+    assert.equal(response?.status(), 404, path);
+    await page.locator("[data-not-found]").waitFor();
+    assert.equal(await page.title(), "Page not found · Koma");
+    await page.locator("[data-home-link]").click();
+    await page.waitForURL(`${KOMA_URL}/`);
+    await page.locator("form[data-new-game]").waitFor();
+  }
+  await page.goto(`${KOMA_URL}/rules/chess`);
+  await page.locator("article.rules").filter({ hasText: "chess" }).waitFor();
+  assert.equal(await page.title(), "Rules of chess · Koma");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});

@@ -62,7 +62,8 @@ function renderHeader() {
  * @param {string} variant
  */
 async function renderRulesPage(main, variant) {
-  document.title = t("title.rules", { game: t(`variant.${variant}`) });
+  const game = VARIANTS.includes(variant) ? t(`variant.${variant}`) : variant;
+  document.title = t("title.rules", { game });
   const nav = el("nav", { class: "rules-nav", "aria-label": t("nav.rules") });
   for (const v of VARIANTS) {
     nav.append(el("a", { href: `/rules/${v}`, "aria-current": v === variant ? "page" : undefined }, t(`variant.${v}`)));
@@ -84,6 +85,19 @@ async function renderRulesPage(main, variant) {
   }
 }
 
+/**
+ * An address that names no page: say so, and offer the way home.
+ * @param {HTMLElement} main
+ */
+function renderNotFound(main) {
+  document.title = t("title.not_found");
+  const section = el("section", { class: "panel", "data-not-found": "" });
+  const home = el("p");
+  home.append(el("a", { href: "/", "data-home-link": "" }, t("page.home_link")));
+  section.append(el("h1", {}, t("page.not_found")), home);
+  main.replaceChildren(section);
+}
+
 /** Draws the page the address names. */
 function route() {
   const main = document.getElementById("main");
@@ -101,9 +115,12 @@ function route() {
     const variant = decodeURIComponent(rules[1]);
     renderRulesPage(main, variant);
     current = { stop: () => {}, rerender: () => renderRulesPage(main, variant) };
-  } else {
+  } else if (path === "/") {
     const stop = renderHome(main);
     current = { stop, rerender: () => route() };
+  } else {
+    renderNotFound(main);
+    current = { stop: () => {}, rerender: () => renderNotFound(main) };
   }
 }
 

@@ -9,7 +9,7 @@
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::Embed;
@@ -29,6 +29,26 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/rules/{variant}", get(page))
         .route("/replay", get(page))
         .route("/assets/{*path}", get(asset))
+        .fallback(unknown_page)
+}
+
+/// Any other address: 404, with the page itself for a browser, so it can say
+/// what is missing and offer the way home; a bare 404 under `/api/` and
+/// `/assets/`, where programs ask.
+async fn unknown_page(uri: Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api/") || path.starts_with("/assets/") {
+        return not_found();
+    }
+    let Some(file) = Assets::get("index.html") else {
+        return not_found();
+    };
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        file.data.into_owned(),
+    )
+        .into_response()
 }
 
 /// Any page: the client reads the path and shows the right one.

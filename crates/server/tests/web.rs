@@ -127,3 +127,25 @@ async fn unknown_assets_are_not_found() {
     assert_eq!(status, 200);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_unknown_page_is_a_404_that_a_browser_can_show() {
+    let server = TestServer::start().await;
+    for path in ["/no/such/page", "/rooms/", "/rules/"] {
+        let answer = get(&server, path, "").await;
+        assert_eq!(answer.status, 404, "{path}");
+        assert_eq!(
+            answer.header("content-type"),
+            Some("text/html; charset=utf-8"),
+            "{path}"
+        );
+        assert_eq!(answer.body, index_html(), "{path}");
+    }
+    // Programs asking the API or for a file get a bare 404, not a page.
+    for path in ["/api/v1/no-such-route", "/assets/js/missing.js"] {
+        let answer = get(&server, path, "").await;
+        assert_eq!(answer.status, 404, "{path}");
+        assert_ne!(answer.body, index_html(), "{path}");
+    }
+    server.stop().await;
+}
