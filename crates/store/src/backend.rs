@@ -137,24 +137,6 @@ macro_rules! store_impl {
     ($backend:ty, $device_lock:expr) => {
         #[async_trait]
         impl Store for $backend {
-            async fn create_room(&self, room: &RoomRecord) -> Result<()> {
-                sqlx::query(
-                    "INSERT INTO rooms (id, variant, mode, level, settings, start, device, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                )
-                .bind(&room.id)
-                .bind(&room.variant)
-                .bind(&room.mode)
-                .bind(room.level)
-                .bind(&room.settings)
-                .bind(&room.start)
-                .bind(&room.device)
-                .bind(room.created_at)
-                .execute(&self.pool)
-                .await?;
-                Ok(())
-            }
-
             async fn create_room_within_limit(
                 &self,
                 room: &RoomRecord,
@@ -213,16 +195,6 @@ macro_rules! store_impl {
                     .execute(&self.pool)
                     .await?;
                 Ok(())
-            }
-
-            async fn rooms_created_since(&self, device: &str, since: i64) -> Result<i64> {
-                Ok(sqlx::query_scalar(
-                    "SELECT COUNT(*) FROM rooms WHERE device = $1 AND created_at >= $2",
-                )
-                .bind(device)
-                .bind(since)
-                .fetch_one(&self.pool)
-                .await?)
             }
 
             async fn seats(&self, room_id: &str) -> Result<Vec<SeatRecord>> {

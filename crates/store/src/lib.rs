@@ -75,12 +75,6 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// events from the start rebuilds the game, so an acknowledged event is never lost.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
-    /// Saves a new room.
-    ///
-    /// # Errors
-    /// [`StoreError::Conflict`] if the id is taken; database failures.
-    async fn create_room(&self, room: &RoomRecord) -> Result<()>;
-
     /// Saves a new room unless its device created `limit` rooms or more at or
     /// after `since` (unix milliseconds). Counting and saving are one step, so
     /// simultaneous requests from one device cannot pass the limit together.
@@ -113,12 +107,6 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// Database failures.
     async fn set_finished(&self, id: &str, finished: bool) -> Result<()>;
-
-    /// How many rooms `device` created at or after `since` (unix milliseconds).
-    ///
-    /// # Errors
-    /// Database failures.
-    async fn rooms_created_since(&self, device: &str, since: i64) -> Result<i64>;
 
     /// The taken seats of a room.
     ///

@@ -43,13 +43,19 @@ fn event(seq: i64, kind: &str, data: &str) -> EventRecord {
     }
 }
 
+/// Saves `room` with no limit on its device.
+async fn create(store: &dyn Store, room: &RoomRecord) -> store::Result<()> {
+    assert!(store.create_room_within_limit(room, 0, i64::MAX).await?);
+    Ok(())
+}
+
 async fn rooms_and_seats(store: &dyn Store) {
     let device = unique("device");
     let id = unique("room");
-    store.create_room(&room(&id, &device, 5_000)).await.unwrap();
+    create(store, &room(&id, &device, 5_000)).await.unwrap();
     assert_eq!(store.room(&id).await.unwrap(), room(&id, &device, 5_000));
     assert!(matches!(
-        store.create_room(&room(&id, &device, 6_000)).await,
+        create(store, &room(&id, &device, 6_000)).await,
         Err(StoreError::Conflict)
     ));
     assert!(matches!(
@@ -58,12 +64,16 @@ async fn rooms_and_seats(store: &dyn Store) {
     ));
 
     let other = unique("room");
-    store
-        .create_room(&room(&other, &device, 9_000))
-        .await
-        .unwrap();
-    assert_eq!(store.rooms_created_since(&device, 0).await.unwrap(), 2);
-    assert_eq!(store.rooms_created_since(&device, 6_000).await.unwrap(), 1);
+    create(store, &room(&other, &device, 9_000)).await.unwrap();
+    // Two rooms of the device: a limit of 2 is reached, counting from 6 s only one.
+    let third = room(&unique("room"), &device, 10_000);
+    assert!(!store.create_room_within_limit(&third, 0, 2).await.unwrap());
+    assert!(
+        store
+            .create_room_within_limit(&third, 6_000, 2)
+            .await
+            .unwrap()
+    );
 
     let unfinished = store.unfinished_rooms().await.unwrap();
     assert!(unfinished.contains(&id) && unfinished.contains(&other));
@@ -112,7 +122,7 @@ async fn rooms_and_seats(store: &dyn Store) {
 
 async fn event_log(store: &dyn Store) {
     let id = unique("room");
-    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    create(store, &room(&id, "d", 1)).await.unwrap();
     let log = [
         event(1, "seat", r#"{"seat":"first"}"#),
         event(2, "move", r#"{"move":"7g7f"}"#),
@@ -138,7 +148,7 @@ async fn games_counts_and_ratings(store: &dyn Store) {
     let variant = unique("variant");
     let (alice, bob) = (unique("alice"), unique("bob"));
     let id = unique("room");
-    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    create(store, &room(&id, "d", 1)).await.unwrap();
     let results = [Some("first"), Some("first"), Some("second"), None];
     for (number, winner) in (1..).zip(results) {
         // Alice moves first in odd games, Bob in even ones.
@@ -241,7 +251,13 @@ async fn room_limit_holds_under_concurrency(store: Arc<dyn Store>) {
         created += usize::from(creation.await.unwrap().unwrap());
     }
     assert_eq!(created, 100);
-    assert_eq!(store.rooms_created_since(&device, 0).await.unwrap(), 100);
+    let one_more = room(&unique("room"), &device, 10_000);
+    assert!(
+        !store
+            .create_room_within_limit(&one_more, 5_000, 100)
+            .await
+            .unwrap()
+    );
     // Rooms before `since` do not count; other devices are not limited by this one.
     assert!(
         store
@@ -279,7 +295,7 @@ async fn sqlite_conforms_and_keeps_data_across_reopening() {
     let store = store::open(&url).await.unwrap();
     conformance(store.clone()).await;
     let id = unique("room");
-    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    create(&*store, &room(&id, "d", 1)).await.unwrap();
     store
         .append_events(&id, &[event(1, "move", "{}")], None)
         .await
@@ -309,7 +325,7 @@ async fn the_sqlite_file_is_private_and_old_plain_tokens_are_hashed_on_opening()
         assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     }
     let id = unique("room");
-    store.create_room(&room(&id, "d", 1)).await.unwrap();
+    create(&*store, &room(&id, "d", 1)).await.unwrap();
     drop(store);
     // A seat as builds before the digests stored it: the token in plain text.
     let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
