@@ -6,7 +6,8 @@
 //!   Shift_JIS as well as UTF-8; [`Record::write`] writes any [`Format`] that
 //!   can hold the game, in UTF-8.
 //! - Move text for players: [`japanese`] (`▲７六歩`, `△同　銀`, `５八金右`),
-//!   [`western`] (`P-7f`, `Bx2b+`, `S*5e`) and [`wxf`] (`C2.5`, `H2+3`, ICCS).
+//!   [`western`] (`P-7f`, `Bx2b+`, `S*5e`), [`wxf`] (`C2.5`, `H2+3`, ICCS) and
+//!   [`chinese`] (`炮二平五`, `马8进7`, `前炮退一`).
 //!
 //! Every parser is total: bad input gives an error with its line and column.
 //!
@@ -36,6 +37,7 @@
 //! promotion is written in KIF without 不成, which the from-square makes plain.
 #![warn(missing_docs)]
 
+pub mod chinese;
 mod csa;
 pub mod japanese;
 mod ki2;

@@ -32,7 +32,7 @@ pub const fn letter(role: Role) -> char {
 }
 
 /// The file number of `sq` from `color`'s right, 1–9.
-fn file_number(color: Color, sq: Square) -> u8 {
+pub(crate) fn file_number(color: Color, sq: Square) -> u8 {
     match color {
         Color::Red => 9 - sq.file(),
         Color::Black => sq.file() + 1,
@@ -40,7 +40,7 @@ fn file_number(color: Color, sq: Square) -> u8 {
 }
 
 /// How far forward `sq` is for `color` (larger is further forward).
-fn advance(color: Color, sq: Square) -> i8 {
+pub(crate) fn advance(color: Color, sq: Square) -> i8 {
     match color {
         Color::Red => sq.rank() as i8,
         Color::Black => -(sq.rank() as i8),
@@ -48,7 +48,7 @@ fn advance(color: Color, sq: Square) -> i8 {
 }
 
 /// The squares of `color`'s pieces of `role` on `file` (0–8), foremost first.
-fn on_file(pos: &Position, color: Color, role: Role, file: u8) -> Vec<Square> {
+pub(crate) fn on_file(pos: &Position, color: Color, role: Role, file: u8) -> Vec<Square> {
     let mut squares: Vec<Square> = (0..10)
         .filter_map(|rank| Square::new(file, rank))
         .filter(|&sq| {
