@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use axum::extract::Query;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
-use notation::{Headers, Record, Termination, japanese, western, wxf};
+use notation::{Headers, Record, Termination, chinese, japanese, western, wxf};
 use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -32,19 +32,22 @@ pub enum Notation {
         /// Western (Hodges) move text.
         western: Vec<String>,
     },
-    /// Xiangqi: WXF (`C2.5`, `H2+3`).
+    /// Xiangqi: WXF (`C2.5`, `H2+3`) and Chinese (`炮二平五`, `马8进7`).
     Xiangqi {
         /// WXF move text.
         wxf: Vec<String>,
+        /// Chinese move text.
+        chinese: Vec<String>,
     },
 }
 
 /// The moves of `record` as players write them: Japanese and Western for the
-/// shogi family, WXF for xiangqi.
+/// shogi family, WXF and Chinese for xiangqi.
 pub(crate) fn notation_of(record: &Record) -> Notation {
     let mut japanese_moves = Vec::new();
     let mut western_moves = Vec::new();
     let mut wxf_moves = Vec::new();
+    let mut chinese_moves = Vec::new();
     let mut previous = None;
     for (before, record_move) in record.plies() {
         match (before, record_move.mv()) {
@@ -55,6 +58,7 @@ pub(crate) fn notation_of(record: &Record) -> Notation {
             }
             (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
                 wxf_moves.push(wxf::move_text(&pos, mv));
+                chinese_moves.push(chinese::move_text(&pos, mv));
             }
             // A record holds moves of its own game only.
             _ => {}
@@ -65,7 +69,10 @@ pub(crate) fn notation_of(record: &Record) -> Notation {
             japanese: japanese_moves,
             western: western_moves,
         },
-        AnyPosition::Xiangqi(_) => Notation::Xiangqi { wxf: wxf_moves },
+        AnyPosition::Xiangqi(_) => Notation::Xiangqi {
+            wxf: wxf_moves,
+            chinese: chinese_moves,
+        },
     }
 }
 

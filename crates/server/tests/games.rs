@@ -210,7 +210,7 @@ async fn the_room_json_writes_each_move_in_the_players_notation() {
         (
             "xiangqi",
             vec!["h2e2", "h9g7"],
-            json!({"wxf": ["C2.5", "H8+7"]}),
+            json!({"wxf": ["C2.5", "H8+7"], "chinese": ["炮二平五", "马8进7"]}),
         ),
     ];
     for (variant, moves, notation) in games {

@@ -103,6 +103,10 @@ async fn a_xiangqi_pgn_is_read_for_replay() {
         game["notation"]["wxf"],
         json!(["C2.5", "H8+7", "H2+3", "R9.8"])
     );
+    assert_eq!(
+        game["notation"]["chinese"],
+        json!(["炮二平五", "马8进7", "马二进三", "车9平8"])
+    );
     assert_eq!(game["result"]["result"], "second");
     assert_eq!(game["headers"]["first"], "Red Player");
     server.stop().await;

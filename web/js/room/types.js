@@ -79,8 +79,8 @@
 
 /**
  * The moves as players write them: shogi-family games in both notations,
- * xiangqi in WXF.
- * @typedef {{ japanese: string[], western: string[] } | { wxf: string[] }} Notation
+ * xiangqi in WXF and Chinese.
+ * @typedef {{ japanese: string[], western: string[] } | { wxf: string[], chinese: string[] }} Notation
  */
 
 /**
