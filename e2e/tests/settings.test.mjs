@@ -76,12 +76,12 @@ test("piece labels switch between traditional characters and letters", async () 
   assert.equal(await label("7g"), english["letter.shogi.P"]);
   assert.equal(await label("2h"), english["letter.shogi.R"]);
 
-  // The choice is remembered, and applies to xiangqi pieces of both sides.
+  // The choice is remembered, and applies to xiangqi pieces of both sides,
+  // with the letters of WXF, the move list's notation.
   await createRoom(page, { variant: "xiangqi", mode: "local" });
   assert.equal(await page.locator("select[name=pieces]").inputValue(), "letters");
-  assert.equal(await label("a0"), english["letter.xiangqi.R"]);
-  assert.equal(await label("a3"), english["letter.xiangqi.P"]);
-  assert.equal(await label("a6"), english["letter.xiangqi.P"]);
+  const letters = { a0: "R", b0: "H", c0: "E", d0: "A", e0: "K", b2: "C", a3: "P", a6: "P", e9: "K", b9: "H" };
+  for (const [at, letter] of Object.entries(letters)) assert.equal(await label(at), letter, at);
   await choose("traditional");
   await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.trim() === "兵", `${square("a3")} [data-piece]`);
   assert.equal(await label("a6"), "卒");

@@ -41,6 +41,17 @@ import { HAND_ORDER, boardSize, rows } from "./position.js";
 const KANJI_RANKS = "一二三四五六七八九";
 
 /**
+ * Xiangqi's file numbers, 1-9 from each side's right as the move text counts
+ * them and Chinese boards print them: Chinese numerals along Red's edge,
+ * Arabic digits along Black's.
+ * @type {Record<Side, string[]>}
+ */
+const XIANGQI_FILE_NUMBERS = {
+  first: ["九", "八", "七", "六", "五", "四", "三", "二", "一"],
+  second: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+};
+
+/**
  * A piece drawn in SVG: a pentagon (shogi family) or a disc (xiangqi).
  * @param {string} variant
  * @param {string} code
@@ -176,17 +187,15 @@ export class Board {
    * @returns {HTMLElement[]}
    */
   coordinates(state, display) {
+    if (this.variant === "xiangqi") return xiangqiFileNumbers(state.orientation, display[0]);
     const filesBar = el("div", { class: "coords files", "aria-hidden": "true" });
     const ranksBar = el("div", { class: "coords ranks", "aria-hidden": "true" });
     for (const square of display[0]) {
-      filesBar.append(el("span", {}, this.variant === "xiangqi" ? square[0] : square.slice(0, -1)));
+      filesBar.append(el("span", {}, square.slice(0, -1)));
     }
     for (const line of display) {
-      const square = line[0];
-      const rank = square.at(-1) ?? "a";
-      const text = this.variant === "xiangqi"
-        ? square.slice(1)
-        : state.rankStyle === "japanese" ? KANJI_RANKS["abcdefghi".indexOf(rank)] : rank;
+      const rank = line[0].at(-1) ?? "a";
+      const text = state.rankStyle === "japanese" ? KANJI_RANKS["abcdefghi".indexOf(rank)] : rank;
       ranksBar.append(el("span", {}, text));
     }
     return [filesBar, ranksBar];
@@ -408,6 +417,24 @@ export class Board {
       event.preventDefault();
     }
   }
+}
+
+/**
+ * The file numbers along both edges of a xiangqi board, each side's along its
+ * own edge: the top side's above the board, the bottom side's below. WXF and
+ * Chinese move text need no ranks, so none are written.
+ * @param {Side} orientation the side at the bottom
+ * @param {string[]} squares the top row's squares, left to right as drawn
+ * @returns {HTMLElement[]}
+ */
+function xiangqiFileNumbers(orientation, squares) {
+  const top = orientation === "first" ? "second" : "first";
+  return [[top, "top"], [orientation, "bottom"]].map(([side, edge]) => {
+    const numbers = XIANGQI_FILE_NUMBERS[/** @type {Side} */ (side)];
+    const bar = el("div", { class: `coords files ${edge}`, "data-file-numbers": side, "aria-hidden": "true" });
+    for (const square of squares) bar.append(el("span", {}, numbers["abcdefghi".indexOf(square[0])]));
+    return bar;
+  });
 }
 
 /**

@@ -277,27 +277,39 @@ function pointsBoard(d, at) {
 }
 
 /**
- * File and rank names around a start position, as the move notation writes them.
+ * File and rank names around a start position, as the move notation writes them:
+ * for xiangqi each side's file numbers along its own edge (Red's in Chinese
+ * numerals below, Black's in Arabic digits above) and no ranks.
  * @param {Diagram} d
  * @param {(p: Point) => number[]} at
  * @returns {SVGElement}
  */
 function coordinates(d, at) {
   const group = svgEl("g", { class: "rules-coordinates" });
-  const xiangqi = d.variant === "xiangqi";
+  if (d.variant === "xiangqi") {
+    const [, bottom] = at([0, 0]);
+    const [, top] = at([0, d.ranks - 1]);
+    for (let x = 0; x < d.files; x++) {
+      const [cx] = at([x, 0]);
+      group.append(svgEl("text", { x: cx, y: bottom + CELL * 0.8 }, XIANGQI_RED_NUMBERS[8 - x]));
+      group.append(svgEl("text", { x: cx, y: top - CELL * 0.75 }, String(x + 1)));
+    }
+    return group;
+  }
   for (let x = 0; x < d.files; x++) {
     const [cx] = at([x, 0]);
-    const [, cy] = xiangqi ? at([0, 0]) : at([0, d.ranks - 1]);
-    const text = xiangqi ? "abcdefghi"[x] : String(d.files - x);
-    group.append(svgEl("text", { x: cx, y: xiangqi ? cy + CELL * 0.8 : cy - CELL * 0.75 }, text));
+    const [, cy] = at([0, d.ranks - 1]);
+    group.append(svgEl("text", { x: cx, y: cy - CELL * 0.75 }, String(d.files - x)));
   }
   for (let y = 0; y < d.ranks; y++) {
-    const [cx, cy] = at([xiangqi ? 0 : d.files - 1, y]);
-    const text = xiangqi ? String(y) : "abcdefghi"[d.ranks - 1 - y];
-    group.append(svgEl("text", { x: xiangqi ? cx - CELL * 0.8 : cx + CELL * 0.8, y: cy }, text));
+    const [cx, cy] = at([d.files - 1, y]);
+    group.append(svgEl("text", { x: cx + CELL * 0.8, y: cy }, "abcdefghi"[d.ranks - 1 - y]));
   }
   return group;
 }
+
+/** Red's file numbers, 一 (its right) to 九 (its left). */
+const XIANGQI_RED_NUMBERS = "一二三四五六七八九";
 
 /**
  * A piece: a pentagon pointing at the opponent (shogi family) or a disc (xiangqi),

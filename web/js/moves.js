@@ -4,10 +4,10 @@
 
 import { sideName } from "./board.js";
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { family } from "./pieces.js";
 import { applyMove, parsePosition } from "./position.js";
-import { setShogiNotation, shogiNotation } from "./storage.js";
+import { setShogiNotation, setXiangqiNotation, shogiNotation, xiangqiNotation } from "./storage.js";
 
 /** @typedef {import("./position.js").Side} Side */
 /** @typedef {import("./position.js").Position} Position */
@@ -20,8 +20,17 @@ import { setShogiNotation, shogiNotation } from "./storage.js";
  */
 export function notationList(variant, notation) {
   if (!notation) return null;
-  if (family(variant) === "xiangqi") return notation.wxf ?? null;
-  return notation[shogiNotation()] ?? null;
+  return notation[notationOf(variant)] ?? null;
+}
+
+/**
+ * The notation the move list shows for `variant`: Japanese or Western for the
+ * shogi family, WXF or Chinese for xiangqi.
+ * @param {string} variant
+ * @returns {"japanese" | "western" | "wxf" | "chinese"}
+ */
+export function notationOf(variant) {
+  return family(variant) === "xiangqi" ? xiangqiNotation(language()) : shogiNotation();
 }
 
 /**
@@ -67,7 +76,7 @@ export function resultElement(variant, winner, reason) {
 }
 
 /**
- * The move list box: a heading with the notation choice (shogi family), the
+ * The move list box: a heading with the notation choice, the
  * `[data-move-list]` of `[data-ply]` buttons and the stepping buttons. The
  * page owns which ply is shown; the list asks it to show another.
  */
@@ -87,17 +96,17 @@ export class MoveList {
     this.reviewPly = null;
     const head = el("div", { class: "moves-head" });
     head.append(el("h2", {}, t("moves.title")));
-    if (family(variant) === "shogi") {
-      const choice = el("select", { name: "notation", "aria-label": t("moves.notation") });
-      for (const value of ["japanese", "western"]) {
-        choice.append(new Option(t(`notation.${value}`), value, false, value === shogiNotation()));
-      }
-      choice.addEventListener("change", () => {
-        setShogiNotation(choice.value === "western" ? "western" : "japanese");
-        handlers.onNotation();
-      });
-      head.append(choice);
+    const xiangqi = family(variant) === "xiangqi";
+    const choice = el("select", { name: "notation", "aria-label": t("moves.notation") });
+    for (const value of xiangqi ? ["wxf", "chinese"] : ["japanese", "western"]) {
+      choice.append(new Option(t(`notation.${value}`), value, false, value === notationOf(variant)));
     }
+    choice.addEventListener("change", () => {
+      if (xiangqi) setXiangqiNotation(choice.value === "chinese" ? "chinese" : "wxf");
+      else setShogiNotation(choice.value === "western" ? "western" : "japanese");
+      handlers.onNotation();
+    });
+    head.append(choice);
     // Focusable from script only: it holds the focus at the start position, which has no button.
     this.list = el("ol", { class: "move-list", "data-move-list": "", "aria-label": t("moves.title"), tabindex: -1 });
     // Arrow keys step through the game from a focused move.

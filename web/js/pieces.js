@@ -2,7 +2,8 @@
 // with `+` for a promoted shogi piece; the family (`shogi` for shogi,
 // minishogi and annan, `xiangqi`) picks the set.
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
+import { xiangqiNotation } from "./storage.js";
 
 /** @typedef {"first" | "second"} Side */
 
@@ -25,6 +26,21 @@ const XIANGQI_HANZI = {
 };
 
 /**
+ * The letters of WXF, the notation of the World Xiangqi Federation.
+ * @type {Record<string, string>}
+ */
+const WXF_LETTERS = { R: "R", N: "H", B: "E", A: "A", K: "K", C: "C", P: "P" };
+
+/**
+ * The simplified characters of Chinese move text (炮二平五, 马8进7).
+ * @type {Record<Side, Record<string, string>>}
+ */
+const XIANGQI_SIMPLIFIED = {
+  first: { R: "车", N: "马", B: "相", A: "仕", K: "帅", C: "炮", P: "兵" },
+  second: { R: "车", N: "马", B: "象", A: "士", K: "将", C: "炮", P: "卒" },
+};
+
+/**
  * @param {string} variant shogi, minishogi, annan or xiangqi
  * @returns {"shogi" | "xiangqi"}
  */
@@ -33,7 +49,9 @@ export function family(variant) {
 }
 
 /**
- * The label on a piece.
+ * The label on a piece. Xiangqi's letters are those of the move list's
+ * notation, so the board and the moves name a piece alike: WXF's letters, or
+ * the simplified characters of Chinese move text.
  * @param {string} variant
  * @param {string} code e.g. "S", "+R", "C"
  * @param {Side} side
@@ -42,8 +60,12 @@ export function family(variant) {
  */
 export function pieceLabel(variant, code, side, labels) {
   const fam = family(variant);
-  if (labels === "letters") return t(`letter.${fam}.${code}`);
-  if (fam === "xiangqi") return XIANGQI_HANZI[side][code] ?? code;
+  if (fam === "xiangqi") {
+    if (labels === "traditional") return XIANGQI_HANZI[side][code] ?? code;
+    const letters = xiangqiNotation(language()) === "chinese" ? XIANGQI_SIMPLIFIED[side] : WXF_LETTERS;
+    return letters[code] ?? code;
+  }
+  if (labels === "letters") return t(`letter.shogi.${code}`);
   if (code === "K" && side === "second") return "王";
   return SHOGI_KANJI[code] ?? code;
 }

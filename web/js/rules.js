@@ -144,6 +144,7 @@ function sections(variant) {
     );
   } else {
     page.push(
+      section("notation", paragraphs("rules.xiangqi.wxf", "rules.xiangqi.chinese", "rules.xiangqi.tandem")),
       section("special", terms([
         ["flying", "rules.xiangqi.flying", flyingGeneral()],
         ["stalemate", "rules.xiangqi.stalemate"],

@@ -131,3 +131,20 @@ export function shogiNotation() {
 export function setShogiNotation(notation) {
   write("notation", notation);
 }
+
+/**
+ * The move notation for xiangqi: the one chosen, else Chinese for a page in
+ * Chinese and WXF for the others.
+ * @param {string} lang the page's language
+ * @returns {"wxf" | "chinese"}
+ */
+export function xiangqiNotation(lang) {
+  const chosen = read("notation.xiangqi");
+  if (chosen === "wxf" || chosen === "chinese") return chosen;
+  return lang === "zh" ? "chinese" : "wxf";
+}
+
+/** @param {"wxf" | "chinese"} notation */
+export function setXiangqiNotation(notation) {
+  write("notation.xiangqi", notation);
+}

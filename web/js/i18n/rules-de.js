@@ -15,6 +15,7 @@ export default {
   "rules.heading.drops": "Schlagen und Einsetzen",
   "rules.heading.end": "Ende der Partie",
   "rules.heading.special": "Sonderregeln und Ende der Partie",
+  "rules.heading.notation": "Zugnotation",
   "rules.heading.house": "Hausregeln",
 
   "rules.aria.setup": "Die Anfangsstellung",
@@ -27,7 +28,10 @@ export default {
   "rules.minishogi.coordinates": "Linien 1 bis 5 von Sentes rechter zur linken Seite, Reihen a bis e von Gotes Seite hinunter zu Sentes.",
   "rules.annan.setup": "Annan-Shogi ist Shogi mit einer zusätzlichen Regel: Eine Figur leiht sich die Gangart der eigenen Figur direkt hinter ihr. Brett, Figuren, Hand, Promotion und Einsetzen sind wie im Shogi. Üblich ist die Shogi-Aufstellung unten; der Raum kann stattdessen die traditionelle Aufstellung wählen (siehe Hausregeln).",
   "rules.xiangqi.setup": "Xiangqi wird auf den 90 Punkten gespielt, in denen sich die Linien eines Bretts mit 9 Linien und 10 Reihen kreuzen; die Figuren stehen auf den Punkten. Ein Fluss teilt das Brett zwischen der fünften und sechsten Reihe. Jede Seite hat einen Palast: die 3 × 3 Punkte mit den Diagonalen. Rot zieht zuerst; danach ziehen die Spieler abwechselnd.",
-  "rules.xiangqi.coordinates": "Punkte werden mit Linie und Reihe benannt: Linien a bis i von Rots linker Seite aus, Reihen 0 bis 9 von Rots Seite aus (h2, e9).",
+  "rules.xiangqi.coordinates": "Die Linien sind von der rechten Seite jedes Spielers aus von 1 bis 9 nummeriert, wie chinesische Bretter sie drucken: Rots Zahlen in chinesischen Ziffern (一 bis 九) an Rots Rand, Schwarz’ Zahlen in arabischen Ziffern an Schwarz’ Rand. Die Zugnotation zählt die Linien so und braucht keine Reihen.",
+  "rules.xiangqi.wxf": "WXF, die Notation der World Xiangqi Federation, schreibt einen Zug als Buchstaben der Figur (K General, A Berater, E Elefant, H Pferd, R Wagen, C Kanone, P Soldat), die Linie, auf der sie steht, dann + vorwärts, - zurück oder . seitwärts und die Linie, auf der sie ankommt; zieht eine Figur gerade entlang ihrer Linie, steht dort die Zahl der Punkte. C2.5: die Kanone auf Linie 2 zieht seitwärts auf Linie 5. H8+7: das Pferd auf Linie 8 zieht vorwärts auf Linie 7. R1+1: der Wagen auf Linie 1 zieht einen Punkt vor. Mit Buchstaben als Figurenbeschriftung zeigt das Brett dieselben Buchstaben.",
+  "rules.xiangqi.chinese": "Die chinesische Notation sagt dasselbe in vier Zeichen: die Figur, ihre Linie, 进 (vorwärts), 退 (zurück) oder 平 (seitwärts) und die Linie oder die Zahl der Punkte, für Rot in chinesischen, für Schwarz in arabischen Ziffern: 炮二平五 ist C2.5, 马8进7 ist H8+7.",
+  "rules.xiangqi.tandem": "Zwei gleiche Figuren auf einer Linie heißen vordere und hintere: +C und -C in WXF, 前炮 und 后炮 auf Chinesisch. Von drei Soldaten auf einer Linie ist der mittlere 中兵; vier oder fünf werden von vorn gezählt (二兵). Berater und Elefanten behalten ihre Linie: ihre Richtung unterscheidet sie. Die Zugliste bietet beide Notationen; die Partiedateien bieten auch ICCS, das Punkte nach Linie a bis i von Rots linker Seite und Reihe 0 bis 9 von Rots Seite benennt (h2e2).",
 
   "rules.shogi.goal": "Setze den gegnerischen König matt: Greife ihn so an, dass ihn kein Zug mehr retten kann. Ein Zug, nach dem der eigene König angegriffen ist, ist verboten.",
   "rules.xiangqi.goal": "Setze den gegnerischen General matt: Greife ihn so an, dass ihn kein Zug mehr retten kann. Ein Zug, nach dem der eigene General angegriffen ist, ist verboten.",

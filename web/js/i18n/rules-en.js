@@ -15,6 +15,7 @@ export default {
   "rules.heading.drops": "Captures and drops",
   "rules.heading.end": "End of the game",
   "rules.heading.special": "Special rules and end of the game",
+  "rules.heading.notation": "Move notation",
   "rules.heading.house": "House rules",
 
   "rules.aria.setup": "The start position",
@@ -27,7 +28,10 @@ export default {
   "rules.minishogi.coordinates": "Files 1 to 5 from Sente’s right to left, ranks a to e from Gote’s side down to Sente’s.",
   "rules.annan.setup": "Annan Shogi is shogi with one extra rule: a piece borrows the movement of the friendly piece directly behind it. Board, pieces, hands, promotion and drops are as in shogi. The usual start is the shogi setup below; the room may choose the traditional setup instead (see House rules).",
   "rules.xiangqi.setup": "Xiangqi is played on the 90 points where the lines of a board of 9 files and 10 ranks cross; the pieces stand on the points. A river divides the board between the fifth and sixth ranks. Each side has a palace: the 3 × 3 points marked with diagonals. Red moves first; then the players move in turn.",
-  "rules.xiangqi.coordinates": "Points are named file then rank: files a to i from Red’s left, ranks 0 to 9 from Red’s side (h2, e9).",
+  "rules.xiangqi.coordinates": "The files are numbered 1 to 9 from each player’s right, as Chinese boards print them: Red’s numbers in Chinese numerals (一 to 九) along Red’s edge, Black’s in Arabic digits along Black’s edge. The move notation counts files so and needs no ranks.",
+  "rules.xiangqi.wxf": "WXF, the World Xiangqi Federation’s notation, writes a move as the piece’s letter (K general, A advisor, E elephant, H horse, R chariot, C cannon, P soldier), the file it stands on, then + forward, - back or . sideways, and the file it lands on; a piece moving straight along its file gives the number of points instead. C2.5: the cannon on file 2 moves sideways to file 5. H8+7: the horse on file 8 moves forward onto file 7. R1+1: the chariot on file 1 moves one point forward. With letters chosen for the pieces, the board shows the same letters.",
+  "rules.xiangqi.chinese": "Chinese notation says the same in four characters: the piece, its file, 进 (forward), 退 (back) or 平 (sideways), and the file or the number of points, Red’s in Chinese numerals and Black’s in Arabic digits: 炮二平五 is C2.5, 马8进7 is H8+7.",
+  "rules.xiangqi.tandem": "Two pieces of a kind on one file are told apart as the front and the rear one: +C and -C in WXF, 前炮 and 后炮 in Chinese. Of three soldiers on a file the middle one is 中兵; four or five are numbered from the front (二兵). Advisors and elephants keep their file: their direction tells them apart. The move list offers both notations; the record downloads also offer ICCS, which names points by file a to i from Red’s left and rank 0 to 9 from Red’s side (h2e2).",
 
   "rules.shogi.goal": "Checkmate the opponent’s king: attack it so that no move can save it. A move that leaves your own king attacked is illegal.",
   "rules.xiangqi.goal": "Checkmate the opponent’s general: attack it so that no move can save it. A move that leaves your own general attacked is illegal.",

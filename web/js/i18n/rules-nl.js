@@ -15,6 +15,7 @@ export default {
   "rules.heading.drops": "Slaan en inzetten",
   "rules.heading.end": "Einde van de partij",
   "rules.heading.special": "Bijzondere regels en einde van de partij",
+  "rules.heading.notation": "Zetnotatie",
   "rules.heading.house": "Huisregels",
 
   "rules.aria.setup": "De beginopstelling",
@@ -27,7 +28,10 @@ export default {
   "rules.minishogi.coordinates": "Lijnen 1 tot 5 van rechts naar links gezien vanuit Sente, rijen a tot e van Gotes kant omlaag naar die van Sente.",
   "rules.annan.setup": "Annan-shogi is shogi met één extra regel: een stuk leent de gang van het eigen stuk direct erachter. Bord, stukken, hand, promotie en inzetten zijn zoals in shogi. Gewoonlijk begint men met de shogi-opstelling hieronder; de kamer kan in plaats daarvan de traditionele opstelling kiezen (zie Huisregels).",
   "rules.xiangqi.setup": "Xiangqi wordt gespeeld op de 90 punten waar de lijnen van een bord van 9 lijnen en 10 rijen elkaar kruisen; de stukken staan op de punten. Een rivier deelt het bord tussen de vijfde en zesde rij. Elke kant heeft een paleis: de 3 × 3 punten met de diagonalen. Rood zet eerst; daarna zetten de spelers om de beurt.",
-  "rules.xiangqi.coordinates": "Punten heten naar lijn en rij: lijnen a tot i vanaf de linkerkant van Rood, rijen 0 tot 9 vanaf de kant van Rood (h2, e9).",
+  "rules.xiangqi.coordinates": "De lijnen zijn genummerd van 1 tot 9 vanaf de rechterkant van elke speler, zoals Chinese borden ze drukken: de nummers van Rood in Chinese cijfers (一 tot 九) langs de rand van Rood, die van Zwart in Arabische cijfers langs de rand van Zwart. De zetnotatie telt de lijnen zo en heeft geen rijen nodig.",
+  "rules.xiangqi.wxf": "WXF, de notatie van de World Xiangqi Federation, schrijft een zet als de letter van het stuk (K generaal, A raadgever, E olifant, H paard, R wagen, C kanon, P soldaat), de lijn waarop het staat, dan + vooruit, - terug of . opzij, en de lijn waarop het aankomt; gaat een stuk recht langs zijn lijn, dan volgt het aantal punten. C2.5: het kanon op lijn 2 gaat opzij naar lijn 5. H8+7: het paard op lijn 8 gaat vooruit naar lijn 7. R1+1: de wagen op lijn 1 gaat één punt vooruit. Met letters op de stukken toont het bord dezelfde letters.",
+  "rules.xiangqi.chinese": "De Chinese notatie zegt hetzelfde in vier tekens: het stuk, zijn lijn, 进 (vooruit), 退 (terug) of 平 (opzij), en de lijn of het aantal punten, voor Rood in Chinese cijfers en voor Zwart in Arabische: 炮二平五 is C2.5, 马8进7 is H8+7.",
+  "rules.xiangqi.tandem": "Twee gelijke stukken op één lijn heten het voorste en het achterste: +C en -C in WXF, 前炮 en 后炮 in het Chinees. Van drie soldaten op een lijn is de middelste 中兵; vier of vijf worden van voren af genummerd (二兵). Raadgevers en olifanten houden hun lijn: hun richting onderscheidt ze. De zettenlijst biedt beide notaties; de partijbestanden bieden ook ICCS, dat punten noemt naar lijn a tot i vanaf de linkerkant van Rood en rij 0 tot 9 vanaf de kant van Rood (h2e2).",
 
   "rules.shogi.goal": "Zet de koning van de tegenstander mat: val hem zo aan dat geen zet hem nog kan redden. Een zet waarna je eigen koning aangevallen staat, is niet toegestaan.",
   "rules.xiangqi.goal": "Zet de generaal van de tegenstander mat: val hem zo aan dat geen zet hem nog kan redden. Een zet waarna je eigen generaal aangevallen staat, is niet toegestaan.",
