@@ -43,10 +43,14 @@ export const PHONE = { width: 390, height: 844 };
 /** Long enough for a slow shared machine; assertions never depend on it. */
 const WAIT_MS = 15_000;
 
-/** Starts headless Chromium from Debian's package. */
-export function launch() {
+/**
+ * Starts headless Chromium from Debian's package.
+ * @param {{ env?: Record<string, string> }} [options] env: variables added to the browser's environment
+ */
+export function launch(options = {}) {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
+    env: options.env ? { ...process.env, ...options.env } : undefined,
     headless: true,
     args: [
       "--no-sandbox",
