@@ -24,7 +24,7 @@ system fonts. The script writes `web/fonts/koma-pieces.woff2`, `web/fonts/koma-m
     python3 -m venv target/fontvenv
     target/fontvenv/bin/pip install fonttools brotli
     target/fontvenv/bin/python scripts/fonts/subset.py          # writes the files
-    target/fontvenv/bin/python scripts/fonts/subset.py --check  # fails if the code needs others
+    python3 scripts/fonts/subset.py --check  # fails if the code needs others (CI runs it)
 
 Run it from the repository root after changing a piece label, a letter text or a word
 of the Japanese or Chinese move text. Needs `apt-get install fonts-noto-cjk`.
@@ -34,9 +34,6 @@ import argparse
 import re
 import sys
 from pathlib import Path
-
-from fontTools import subset
-from fontTools.ttLib import TTCollection
 
 NOTO = Path("/usr/share/fonts/opentype/noto")
 DEBIAN_COPYRIGHT = Path("/usr/share/doc/fonts-noto-cjk/copyright")
@@ -125,6 +122,8 @@ def characters(font: dict) -> str:
 
 def source_font(path: Path, family: str):
     """The face of the collection at `path` named `family`."""
+    from fontTools.ttLib import TTCollection  # only writing needs fontTools; --check does not
+
     for face in TTCollection(str(path)).fonts:
         if face["name"].getDebugName(1) == family:
             return face
@@ -145,6 +144,8 @@ def unicode_range(chars: str) -> str:
 
 def write_font(name: str, font: dict, chars: str) -> tuple[str, int]:
     """Subsets and renames one font; answers its copyright notice and size in bytes."""
+    from fontTools import subset
+
     face = source_font(*font["source"])
     missing = [c for c in chars if ord(c) not in face.getBestCmap()]
     if missing:
@@ -214,7 +215,7 @@ def main() -> None:
         stale = [name for name, chars in lists.items()
                  if Path(f"scripts/fonts/{name}.txt").read_text(encoding="utf-8").strip() != chars]
         if stale:
-            sys.exit(f"the fonts lack characters the code uses: rerun scripts/fonts/subset.py ({', '.join(stale)})")
+            sys.exit(f"the fonts' characters differ from those the code draws: rerun scripts/fonts/subset.py ({', '.join(stale)})")
         print("the fonts hold every character the code uses")
         return
     notices = set()
