@@ -49,7 +49,7 @@
  * @property {string} name the display name
  * @property {boolean} computer the computer's seat
  * @property {boolean} connected a socket holding the seat's token is open
- * @property {boolean} away the player is gone: the grace countdown runs, or the computer took over
+ * @property {boolean} away the player is gone from the game being played: the grace countdown runs, or the computer took over
  * @property {boolean} taken_over the computer plays for the away player
  */
 
@@ -66,6 +66,8 @@
  * @property {{ first: number, second: number }} main_left_ms each side's main time left, in ms (the running side's as of now)
  * @property {Side | null} running the side whose clock runs; null before the first move and after the end
  * @property {number | null} remaining_ms the running side's time left for this move, in ms; null when none runs
+ * @property {{ first: number, second: number } | null} final_left_ms each side's time left when the game ended (main
+ *   time, or the time per move once that was gone; 0 for a loss on time), in ms; null while playing
  */
 
 /**

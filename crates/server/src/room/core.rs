@@ -10,6 +10,13 @@ use super::clock::Clock;
 use super::event::{Event, EventKind};
 use crate::room_settings::RoomSettings;
 
+/// What the computer needs of an away player's clock once it takes over:
+/// the takeover is stored and sent, then the computer waits its turn for a
+/// search and thinks for half of what the clock leaves (`computer::Computer`).
+/// Two seconds leave it a search of about a second; with less it could only
+/// play a quick one-ply move.
+const TAKEOVER_MARGIN_MS: u64 = 2_000;
+
 /// How a room is played.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Mode {
@@ -244,6 +251,9 @@ pub struct Room {
     /// or the new game.
     game_began_at: i64,
     clock: Clock,
+    /// Each side's time left when the game ended (`Clock::left_at_end`),
+    /// `None` while it is played or without a clock.
+    final_clocks: Option<[u64; 2]>,
     /// Whether a person (not the computer) made a move of this game.
     played_by_people: bool,
     last_seq: u64,
@@ -272,6 +282,7 @@ impl Room {
             game_number: 1,
             swapped: false,
             clock,
+            final_clocks: None,
             played_by_people: false,
             last_seq: 0,
         })
@@ -319,7 +330,7 @@ impl Room {
                     })
                     .collect()
             }
-            Command::Leave(seat) => self.leave(*seat),
+            Command::Leave(seat) => self.leave(*seat, now),
             Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
             Command::Tick => self.tick(now),
             Command::ComputerMove { ply, mv } => {
@@ -362,22 +373,19 @@ impl Room {
                 self.draw_offer = None;
             }
             EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
-            EventKind::End { outcome, by } => match (outcome.reason, by) {
-                (EndReason::Resignation, Some(side)) => self.game.resign(*side),
-                (EndReason::Timeout, Some(side)) => self.game.time_out(*side),
-                (EndReason::Agreement, _) => self.game.agree_draw(),
-                (EndReason::Abandoned, _) => self.game.abandon(),
-                (EndReason::Impasse, Some(side)) => {
-                    let _ = self.game.claim_impasse(*side);
+            EventKind::End { outcome, by } => {
+                if self.clock.is_set() {
+                    self.final_clocks =
+                        Some(self.clock.left_at_end(self.game.side_to_move(), event.at));
                 }
-                // Every other end followed from the moves already.
-                _ => {}
-            },
+                self.end_game(outcome, *by);
+            }
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
                 self.game_began_at = event.at;
                 self.clock.reset(event.at);
+                self.final_clocks = None;
                 self.game_number = *game;
                 self.swapped = *swapped;
                 self.draw_offer = None;
@@ -406,6 +414,21 @@ impl Room {
                     taken.name.clone_from(name);
                 }
             }
+        }
+    }
+
+    /// Ends the game as an `End` event says.
+    fn end_game(&mut self, outcome: &Outcome, by: Option<Side>) {
+        match (outcome.reason, by) {
+            (EndReason::Resignation, Some(side)) => self.game.resign(side),
+            (EndReason::Timeout, Some(side)) => self.game.time_out(side),
+            (EndReason::Agreement, _) => self.game.agree_draw(),
+            (EndReason::Abandoned, _) => self.game.abandon(),
+            (EndReason::Impasse, Some(side)) => {
+                let _ = self.game.claim_impasse(side);
+            }
+            // Every other end followed from the moves already.
+            _ => {}
         }
     }
 
@@ -509,6 +532,19 @@ impl Room {
     /// The clock.
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+
+    /// Each side's time left when the game ended, by side: main time, or
+    /// the time per move once that was gone (0 for a loss on time); `None`
+    /// while the game is played or without a clock.
+    pub fn final_clocks(&self) -> Option<[u64; 2]> {
+        self.final_clocks
+    }
+
+    /// Whether a seat's player is away during play: once the game is over,
+    /// nobody plays for them, so there is nothing to tell.
+    pub fn away_in_play(&self, seat: Side) -> bool {
+        self.status() == RoomStatus::Playing && self.presence(seat) != Presence::Here
     }
 
     /// When the side to move loses on time (the lag allowance not counted),
@@ -697,8 +733,9 @@ impl Room {
         }
     }
 
-    /// A seated player of an online game in play lost their last connection.
-    fn leave(&self, seat: Side) -> Vec<EventKind> {
+    /// A seated player of an online game in play lost their last connection
+    /// at `now`.
+    fn leave(&self, seat: Side, now: i64) -> Vec<EventKind> {
         let goes_away = self.setup.mode == Mode::Online
             && self.status() == RoomStatus::Playing
             && self.seat(seat).is_some()
@@ -706,11 +743,31 @@ impl Room {
         if goes_away {
             vec![EventKind::Away {
                 seat,
-                grace_ms: self.setup.grace_ms,
+                grace_ms: self.grace_period(seat, now),
             }]
         } else {
             Vec::new()
         }
+    }
+
+    /// How long `seat`, gone at `now`, waits before the computer plays for
+    /// it: the room's grace period, but short enough that the computer
+    /// still has [`TAKEOVER_MARGIN_MS`] of the player's clock to move in.
+    /// The time left is this turn's when the player is to move, else the
+    /// whole of their next turn (it cannot start before they went).
+    fn grace_period(&self, seat: Side, now: i64) -> u64 {
+        if !self.clock.is_set() {
+            return self.setup.grace_ms;
+        }
+        let side = self.side_of(seat);
+        let left = if side == self.game.side_to_move() {
+            u64::try_from(self.clock.deadline(side).saturating_sub(now)).unwrap_or(0)
+        } else {
+            self.clock.turn_allowance(side)
+        };
+        self.setup
+            .grace_ms
+            .min(left.saturating_sub(TAKEOVER_MARGIN_MS))
     }
 
     /// A seat is connected or acting again: the computer stops playing for it.
