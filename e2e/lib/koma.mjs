@@ -104,15 +104,17 @@ export function roomId(page) {
 /**
  * Creates a room from the home page's form and waits for its board.
  * @param {Page} page
- * @param {{variant: string, mode: string, level?: number}} choice
+ * @param {{variant: string, mode: string, level?: number, settings?: Record<string, string>}} choice
+ *   `settings`: other choices of the form, by select name (`time_per_move: "10"`)
  * @returns {Promise<string>} the room id
  */
-export async function createRoom(page, { variant, mode, level }) {
+export async function createRoom(page, { variant, mode, level, settings = {} }) {
   await page.goto(`${KOMA_URL}/`);
   const form = page.locator("form[data-new-game]");
   await form.locator("select[name=variant]").selectOption(variant);
   await form.locator("select[name=mode]").selectOption(mode);
   if (level !== undefined) await form.locator("select[name=level]").selectOption(String(level));
+  for (const [name, value] of Object.entries(settings)) await form.locator(`select[name=${name}]`).selectOption(value);
   await form.locator("[data-action=create]").click();
   await page.waitForURL(/\/rooms\/[^/]+$/);
   await page.locator(`[data-board][data-variant=${variant}]`).waitFor();
