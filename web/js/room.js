@@ -93,7 +93,7 @@ class RoomPage {
       onPresence: () => this.onPresence(),
       onSeatLost: () => this.render(),
       onConnection: (connection) => {
-        if (this.slots) renderStatus(this.slots.status, state, this.error);
+        if (this.slots) renderStatus(this.slots.status, state, this.error, this.reviewPly);
         // This device's own seat now shows as connected; after a drop, clocks
         // and seats may also have changed without an event.
         if (connection === "online") this.refresh();
@@ -138,7 +138,7 @@ class RoomPage {
   onPresence() {
     const { state, slots } = this;
     if (!state || !slots) return;
-    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state);
+    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
     renderSpectators(slots.share, state);
     this.tick();
   }
@@ -202,8 +202,8 @@ class RoomPage {
     // While the friend has not come, the invitation link is what matters most.
     slots.page.classList.toggle("waiting", room.status === "waiting");
     this.play?.render();
-    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state);
-    renderStatus(slots.status, state, this.error);
+    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
+    renderStatus(slots.status, state, this.error, this.reviewPly);
     renderActions(slots.actions, state, (action) => this.act(action));
     this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly);
     this.tick();

@@ -167,6 +167,8 @@ export default {
   "clock.label": "Uhr von {side}",
   "impasse.points_title": "Impasse-Punkte",
   "impasse.points": "Impasse-Punkte: {n}",
+  "status.review": "Zug {n} von {total}: {side} am Zug",
+  "status.review_start": "Ausgangsstellung: {side} am Zug",
   "status.waiting_friend": "Warte auf deinen Freund: Schicke ihm den Einladungslink.",
   "status.waiting": "Warte auf einen zweiten Spieler.",
   "status.your_move": "Du bist am Zug.",

@@ -166,6 +166,8 @@ export default {
   "clock.label": "Clock of {side}",
   "impasse.points_title": "Impasse points",
   "impasse.points": "{n} impasse points",
+  "status.review": "Move {n} of {total}: {side} to move",
+  "status.review_start": "Start position: {side} to move",
   "status.waiting_friend": "Waiting for your friend: send them the invitation link.",
   "status.waiting": "Waiting for a second player.",
   "status.your_move": "Your move.",

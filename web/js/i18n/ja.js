@@ -166,6 +166,8 @@ export default {
   "clock.label": "{side}の時計",
   "impasse.points_title": "持将棋の点数",
   "impasse.points": "持将棋の点数 {n}点",
+  "status.review": "{total}手中{n}手目：{side}の手番",
+  "status.review_start": "開始局面：{side}の手番",
   "status.waiting_friend": "友だちを待っています。招待リンクを送ってください。",
   "status.waiting": "2人目のプレイヤーを待っています。",
   "status.your_move": "あなたの手番です。",

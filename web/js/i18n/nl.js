@@ -167,6 +167,8 @@ export default {
   "clock.label": "Klok van {side}",
   "impasse.points_title": "Impassepunten",
   "impasse.points": "Impassepunten: {n}",
+  "status.review": "Zet {n} van {total}: {side} aan zet",
+  "status.review_start": "Beginstelling: {side} aan zet",
   "status.waiting_friend": "Wachten op je vriend: stuur de uitnodigingslink.",
   "status.waiting": "Wachten op een tweede speler.",
   "status.your_move": "Jij bent aan zet.",

@@ -166,6 +166,8 @@ export default {
   "clock.label": "{side}的时钟",
   "impasse.points_title": "持将棋点数",
   "impasse.points": "持将棋点数 {n} 点",
+  "status.review": "第 {n} 步（共 {total} 步）：{side}走棋",
+  "status.review_start": "开局局面：{side}走棋",
   "status.waiting_friend": "正在等待你的朋友：把邀请链接发给他。",
   "status.waiting": "正在等待第二位玩家。",
   "status.your_move": "轮到你走。",
