@@ -101,6 +101,8 @@ export default {
   "lobby.someone": "Jemand",
   "lobby.room": "{game} mit {who}",
   "lobby.clock": "{main} + {move} pro Zug",
+  "lobby.clock_main": "{main} pro Spieler",
+  "lobby.clock_move": "{move} pro Zug",
   "lobby.no_clock": "Ohne Uhr",
   "lobby.rated": "gewertet",
   "stats.title": "Wer gewinnt",

@@ -100,6 +100,8 @@ export default {
   "lobby.someone": "Someone",
   "lobby.room": "{game} with {who}",
   "lobby.clock": "{main} + {move} per move",
+  "lobby.clock_main": "{main} per player",
+  "lobby.clock_move": "{move} per move",
   "lobby.no_clock": "No clock",
   "lobby.rated": "rated",
   "stats.title": "Who wins",

@@ -100,6 +100,8 @@ export default {
   "lobby.someone": "だれか",
   "lobby.room": "{who}の{game}",
   "lobby.clock": "{main}＋一手{move}",
+  "lobby.clock_main": "持ち時間{main}",
+  "lobby.clock_move": "一手{move}",
   "lobby.no_clock": "時間制限なし",
   "lobby.rated": "レーティング対局",
   "stats.title": "勝率",

@@ -101,6 +101,8 @@ export default {
   "lobby.someone": "Iemand",
   "lobby.room": "{game} met {who}",
   "lobby.clock": "{main} + {move} per zet",
+  "lobby.clock_main": "{main} per speler",
+  "lobby.clock_move": "{move} per zet",
   "lobby.no_clock": "Zonder klok",
   "lobby.rated": "telt mee",
   "stats.title": "Wie wint",

@@ -100,6 +100,8 @@ export default {
   "lobby.someone": "某人",
   "lobby.room": "{who}的{game}",
   "lobby.clock": "{main} + 每步 {move}",
+  "lobby.clock_main": "每方 {main}",
+  "lobby.clock_move": "每步 {move}",
   "lobby.no_clock": "不计时",
   "lobby.rated": "计等级分",
   "stats.title": "胜负统计",
