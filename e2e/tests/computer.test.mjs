@@ -40,6 +40,7 @@ test("the computer at level 1 answers every move", async () => {
   // so the computer opens the second game and the board turns.
   page.on("dialog", (dialog) => dialog.accept());
   await page.locator("[data-action=resign]").click();
+  await page.locator("[data-action=confirm-resign]").click();
   await assertResult(page, "second", "resignation");
   await page.locator("[data-action=rematch]").click();
   await page.locator('[data-board][data-orientation="second"]').waitFor();

@@ -20,7 +20,7 @@ import { layout } from "./room/layout.js";
 import { PlayBoard } from "./room/play.js";
 import { renameForm } from "./room/rename.js";
 import { renderSeats, tickAway } from "./room/seats.js";
-import { renderShare, renderSpectators } from "./room/share.js";
+import { renderInviteLabel, renderShare, renderSpectators } from "./room/share.js";
 import { RoomState } from "./room/state.js";
 import { connectRoom } from "./room/socket.js";
 import { renderStatus } from "./room/status.js";
@@ -205,6 +205,7 @@ class RoomPage {
     renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
     renderStatus(slots.status, state, this.error, this.reviewPly);
     renderActions(slots.actions, state, (action) => this.act(action));
+    renderInviteLabel(slots.share, state);
     this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly);
     this.tick();
   }
