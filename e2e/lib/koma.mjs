@@ -122,6 +122,32 @@ export async function createRoom(page, { variant, mode, level, settings = {} }) 
 }
 
 /**
+ * Creates a room from a start position through the API (the home page's
+ * form offers none) and opens it in `page` as its creator: the page keeps
+ * the room's seat token as it keeps its own rooms'.
+ * @param {Page} page
+ * @param {{variant: string, mode: string, position: string, level?: number}} choice
+ * @returns {Promise<string>} the room id
+ */
+export async function createRoomAt(page, { variant, mode, position, level }) {
+  const response = await fetch(`${KOMA_URL}/api/v1/rooms`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ variant, mode, position, level }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  const created = await response.json();
+  const seats = mode === "local" ? ["first", "second"] : [created.seat];
+  await page.goto(`${KOMA_URL}/`);
+  await page.evaluate(({ id, token, seats }) => {
+    localStorage.setItem(`koma.room.${id}`, JSON.stringify({ token, seats }));
+  }, { ...created, seats });
+  await page.goto(`${KOMA_URL}/rooms/${created.id}`);
+  await page.locator(`[data-board][data-variant=${variant}]`).waitFor();
+  return created.id;
+}
+
+/**
  * Opens the invitation link of `host`'s room in `guest`'s page and waits for
  * both seats to be taken.
  * @param {Page} host

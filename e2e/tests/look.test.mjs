@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { KOMA_URL, PHONE, acceptInvitation, createRoom, launch, newPlayer, play, screenshot, waitForPly } from "../lib/koma.mjs";
+import { KOMA_URL, PHONE, acceptInvitation, createRoom, createRoomAt, launch, newPlayer, play, screenshot, waitForPly } from "../lib/koma.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
@@ -18,31 +18,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/**
- * Creates a local room from `position` through the API and opens it in
- * `page` as its players (the page keeps the room's token as it would its own).
- * @param {Page} page
- * @param {string} variant
- * @param {string} position SFEN or FEN
- * @returns {Promise<string>} the room id
- */
-async function localRoomAt(page, variant, position) {
-  const response = await fetch(`${KOMA_URL}/api/v1/rooms`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ variant, mode: "local", position }),
-  });
-  assert.equal(response.status, 201, await response.clone().text());
-  const created = await response.json();
-  await page.goto(`${KOMA_URL}/`);
-  await page.evaluate(({ id, token }) => {
-    localStorage.setItem(`koma.room.${id}`, JSON.stringify({ token, seats: ["first", "second"] }));
-  }, created);
-  await page.goto(`${KOMA_URL}/rooms/${created.id}`);
-  await page.locator(`[data-board][data-variant=${variant}]`).waitFor();
-  return created.id;
-}
 
 /**
  * The share of a square's pixels that are plainly red (as the check mark is).
@@ -72,10 +47,10 @@ async function redShare(page, at) {
 test("check is marked as plainly on the xiangqi general as on the shogi king", async () => {
   const { context, page, errors } = await newPlayer(browser);
   // A rook (chariot) on the king's file, nothing between: the second player is in check.
-  await localRoomAt(page, "shogi", "4k4/9/9/9/9/9/9/4R4/3K5 w - 1");
+  await createRoomAt(page, { variant: "shogi", mode: "local", position: "4k4/9/9/9/9/9/9/4R4/3K5 w - 1" });
   await page.locator("[data-board] [data-square='5a'].check").waitFor();
   const shogi = await redShare(page, "5a");
-  await localRoomAt(page, "xiangqi", "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1");
+  await createRoomAt(page, { variant: "xiangqi", mode: "local", position: "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1" });
   await page.locator("[data-board] [data-square='e9'].check").waitFor();
   await screenshot(page, "xiangqi-check");
   const xiangqi = await redShare(page, "e9");

@@ -179,6 +179,7 @@ export default {
   "status.check": "Schach!",
   "status.finished": "Die Partie ist vorbei.",
   "status.draw_offered": "{side} bietet Remis an.",
+  "status.draw_declined": "{side} lehnt das Remis ab.",
   "status.rematch_offered": "Eine Revanche wurde angefragt.",
   "connection.online": "Verbunden",
   "connection.reconnecting": "Verbindung wird wiederhergestellt …",

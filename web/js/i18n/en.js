@@ -178,6 +178,7 @@ export default {
   "status.check": "Check!",
   "status.finished": "The game is over.",
   "status.draw_offered": "{side} offers a draw.",
+  "status.draw_declined": "{side} declines the draw.",
   "status.rematch_offered": "A rematch has been asked for.",
   "connection.online": "Connected",
   "connection.reconnecting": "Reconnecting…",

@@ -178,6 +178,7 @@ export default {
   "status.check": "王手！",
   "status.finished": "対局は終わりました。",
   "status.draw_offered": "{side}が引き分けを提案しています。",
+  "status.draw_declined": "{side}は引き分けを断りました。",
   "status.rematch_offered": "再戦が申し込まれました。",
   "connection.online": "接続中",
   "connection.reconnecting": "再接続しています…",

@@ -179,6 +179,7 @@ export default {
   "status.check": "Schaak!",
   "status.finished": "De partij is afgelopen.",
   "status.draw_offered": "{side} biedt remise aan.",
+  "status.draw_declined": "{side} weigert de remise.",
   "status.rematch_offered": "Er is om een revanche gevraagd.",
   "connection.online": "Verbonden",
   "connection.reconnecting": "Opnieuw verbinden…",

@@ -178,6 +178,7 @@ export default {
   "status.check": "将军！",
   "status.finished": "对局已经结束。",
   "status.draw_offered": "{side}提议和棋。",
+  "status.draw_declined": "{side}拒绝和棋。",
   "status.rematch_offered": "有人提议再下一局。",
   "connection.online": "已连接",
   "connection.reconnecting": "正在重新连接…",

@@ -40,8 +40,10 @@ export function renderActions(box, state, act) {
   if (playing) {
     if (room.mode !== "local") {
       const offeredByOther = room.draw_offer && !mine.includes(room.draw_offer);
+      // A declined offer waits for the next move before it is made again.
+      const declined = room.draw_declined !== null && !mine.includes(room.draw_declined);
       if (offeredByOther) button("accept-draw", t("action.accept_draw"), () => act("draw"));
-      else button("draw", t("action.draw"), () => act("draw"), Boolean(room.draw_offer));
+      else button("draw", t("action.draw"), () => act("draw"), Boolean(room.draw_offer) || declined);
     }
     if (room.variant !== "minishogi" && room.variant !== "xiangqi" && room.settings.impasse !== "off") {
       const label = room.settings.impasse === "27-point" ? t("action.declare_impasse") : t("action.claim_impasse");

@@ -56,6 +56,9 @@ export function renderStatus(box, state, error, reviewPly) {
   if (room.draw_offer && room.status === "playing") {
     nodes.push(el("p", { "data-draw-offer": room.draw_offer }, t("status.draw_offered", { side: sideName(variant, room.draw_offer) })));
   }
+  if (room.draw_declined && room.status === "playing") {
+    nodes.push(el("p", { "data-draw-declined": room.draw_declined }, t("status.draw_declined", { side: sideName(variant, room.draw_declined) })));
+  }
   if (room.rematch_offer && room.status === "finished") {
     nodes.push(el("p", {}, t("status.rematch_offered")));
   }

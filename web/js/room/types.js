@@ -106,6 +106,7 @@
  * @property {Clocks | null} clocks null without a clock
  * @property {Seats} seats
  * @property {Side | null} draw_offer the side that offered a draw
+ * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
  * @property {SeatName | null} rematch_offer the seat that asked for another game
  * @property {number} spectators open sockets holding no seat
  * @property {number} game the game's number in the room, from 1
@@ -130,6 +131,7 @@
  * @typedef {{ type: "seated", seat: SeatName, player: string, name: string, computer: boolean }
  *   | { type: "move", ply: number, side: Side, move: string, computer: boolean }
  *   | { type: "draw_offered", side: Side }
+ *   | { type: "draw_declined", side: Side }
  *   | { type: "end", result: Side | "draw", reason: EndReason, by: Side | null }
  *   | { type: "rematch_offered", seat: SeatName }
  *   | { type: "new_game", game: number, swapped: boolean }

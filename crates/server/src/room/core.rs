@@ -201,6 +201,13 @@ pub enum Command {
     Return(Side),
     /// Time passed: a clock may have run out, a grace period ended.
     Tick,
+    /// The computer's answer to the draw offered to it after `ply` moves.
+    ComputerDrawAnswer {
+        /// The number of moves played when it was asked.
+        ply: usize,
+        /// Whether it accepts.
+        accept: bool,
+    },
     /// The computer's choice for the side to move after `ply` moves.
     ComputerMove {
         /// The number of moves played when it was asked.
@@ -231,8 +238,8 @@ pub enum Refusal {
     /// An impasse claim the rules refuse.
     #[error("{0}")]
     Impasse(#[from] ImpasseError),
-    /// The computer answered a position that is gone.
-    #[error("the computer's move is for an earlier position")]
+    /// The computer answered a position (or an offer) that is gone.
+    #[error("the computer's answer is for an earlier position")]
     Stale,
 }
 
@@ -244,6 +251,8 @@ pub struct Room {
     seats: [Option<Seat>; 2],
     presence: [Presence; 2],
     draw_offer: Option<Side>,
+    /// The side that declined a draw since the last move.
+    draw_declined: Option<Side>,
     rematch_offer: Option<Side>,
     game_number: u32,
     swapped: bool,
@@ -278,6 +287,7 @@ impl Room {
             seats: [None, None],
             presence: [Presence::Here; 2],
             draw_offer: None,
+            draw_declined: None,
             rematch_offer: None,
             game_number: 1,
             swapped: false,
@@ -333,6 +343,22 @@ impl Room {
             Command::Leave(seat) => self.leave(*seat, now),
             Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
             Command::Tick => self.tick(now),
+            Command::ComputerDrawAnswer { ply, accept } => {
+                if *ply != self.game.ply() || !self.computer_to_answer_draw() {
+                    return Err(Refusal::Stale);
+                }
+                let offered = self.draw_offer.ok_or(Refusal::Stale)?;
+                vec![if *accept {
+                    EventKind::End {
+                        outcome: Outcome::draw(EndReason::Agreement),
+                        by: None,
+                    }
+                } else {
+                    EventKind::DrawDeclined {
+                        side: offered.opponent(),
+                    }
+                }]
+            }
             Command::ComputerMove { ply, mv } => {
                 if *ply != self.game.ply() || !self.computer_to_move() {
                     return Err(Refusal::Stale);
@@ -371,8 +397,13 @@ impl Room {
                 // refuse now is caught when the log is read.
                 let _ = self.game.play(*mv);
                 self.draw_offer = None;
+                self.draw_declined = None;
             }
             EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
+            EventKind::DrawDeclined { side } => {
+                self.draw_offer = None;
+                self.draw_declined = Some(*side);
+            }
             EventKind::End { outcome, by } => {
                 if self.clock.is_set() {
                     self.final_clocks =
@@ -389,6 +420,7 @@ impl Room {
                 self.game_number = *game;
                 self.swapped = *swapped;
                 self.draw_offer = None;
+                self.draw_declined = None;
                 self.rematch_offer = None;
                 self.played_by_people = false;
             }
@@ -468,6 +500,15 @@ impl Room {
                     && self.presence(seat.opponent()) == Presence::Here))
     }
 
+    /// Whether a draw was offered to a computer seat, which answers it.
+    pub fn computer_to_answer_draw(&self) -> bool {
+        self.status() == RoomStatus::Playing
+            && self.draw_offer.is_some_and(|side| {
+                self.seat(self.seat_of(side.opponent()))
+                    .is_some_and(|taken| taken.computer)
+            })
+    }
+
     /// Whether the finished game counts in statistics and ratings: not
     /// abandoned, and not played by the computer alone.
     pub fn counts(&self) -> bool {
@@ -512,6 +553,11 @@ impl Room {
     /// The side that offered a draw.
     pub fn draw_offer(&self) -> Option<Side> {
         self.draw_offer
+    }
+
+    /// The side that declined a draw since the last move.
+    pub fn draw_declined(&self) -> Option<Side> {
+        self.draw_declined
     }
 
     /// The seat that asked for a rematch.

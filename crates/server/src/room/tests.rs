@@ -383,6 +383,70 @@ fn a_finished_game_shows_the_final_clocks_and_nobody_away() {
 }
 
 #[test]
+fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
+    let mut room = Room::new(setup(
+        Variant::Shogi,
+        Mode::Computer,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Join(joiner("computer", None, true)), 0).unwrap();
+    assert!(!room.computer_to_answer_draw());
+    let answer = |accept| Command::ComputerDrawAnswer { ply: 0, accept };
+    assert!(matches!(
+        room.decide(&answer(false), 1),
+        Err(Refusal::Stale)
+    ));
+    run(&mut room, act(&[Side::First], Action::Draw), 1_000).unwrap();
+    assert!(room.computer_to_answer_draw());
+    // An answer for another position is stale.
+    assert!(matches!(
+        room.decide(
+            &Command::ComputerDrawAnswer {
+                ply: 1,
+                accept: true
+            },
+            1_100
+        ),
+        Err(Refusal::Stale)
+    ));
+    let declined = run(&mut room, answer(false), 1_200).unwrap();
+    assert!(matches!(
+        declined[..],
+        [Event {
+            kind: EventKind::DrawDeclined { side: Side::Second },
+            ..
+        }]
+    ));
+    assert_eq!(room.draw_offer(), None);
+    assert_eq!(room.draw_declined(), Some(Side::Second));
+    assert!(!room.computer_to_answer_draw());
+    // A move clears the refusal; a new offer may be accepted.
+    run(&mut room, act(&[Side::First], play("7g7f")), 2_000).unwrap();
+    assert_eq!(room.draw_declined(), None);
+    run(&mut room, act(&[Side::First], Action::Draw), 2_100).unwrap();
+    let accepted = run(
+        &mut room,
+        Command::ComputerDrawAnswer {
+            ply: 1,
+            accept: true,
+        },
+        2_200,
+    )
+    .unwrap();
+    assert_eq!(accepted[0].kind.name(), "end");
+    assert_eq!(
+        room.game().outcome().map(|outcome| outcome.reason),
+        Some(rules::EndReason::Agreement)
+    );
+    // Between two people, nobody answers for the other.
+    let mut room = playing(Variant::Xiangqi, RoomSettings::default());
+    run(&mut room, act(&[Side::First], Action::Draw), 1_000).unwrap();
+    assert!(!room.computer_to_answer_draw());
+}
+
+#[test]
 fn recovery_starts_the_side_to_moves_turn_afresh() {
     let settings = RoomSettings {
         time_per_move: 30,
@@ -460,6 +524,12 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
                 1 => Command::Tick,
                 _ => act(&[seat], Action::Rematch),
             },
+            RoomStatus::Playing if room.computer_to_answer_draw() && rng.random_bool(0.5) => {
+                Command::ComputerDrawAnswer {
+                    ply: room.game().ply(),
+                    accept: rng.random_bool(0.5),
+                }
+            }
             RoomStatus::Playing => {
                 let to_move = room.seat_of(room.game().side_to_move());
                 let legal = room.game().position().legal_moves();
@@ -591,6 +661,7 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "move",
         "computer move",
         "draw_offered",
+        "draw_declined",
         "end",
         "rematch_offered",
         "new_game",

@@ -87,6 +87,10 @@ pub struct RoomView {
     /// The side that offered a draw.
     #[schema(required = true, value_type = Option<SideName>)]
     pub draw_offer: Option<Side>,
+    /// The side that declined a draw since the last move (the computer, by
+    /// its evaluation).
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub draw_declined: Option<Side>,
     /// The seat that asked for a rematch.
     #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
@@ -296,6 +300,7 @@ impl Room {
             clocks: self.clocks(now),
             seats: PerSide::by(|seat| self.seat_view(seat, connections)),
             draw_offer: self.draw_offer(),
+            draw_declined: self.draw_declined(),
             rematch_offer: self.rematch_offer(),
             spectators: connections.spectators,
             game: self.game_number(),
