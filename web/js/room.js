@@ -93,7 +93,8 @@ class RoomPage {
       onPresence: () => this.onPresence(),
       onSeatLost: () => this.render(),
       onConnection: (connection) => {
-        if (this.slots) renderStatus(this.slots.status, state, this.error, this.reviewPly);
+        // The status says whether the page is connected; the seats, whether anyone's connection is known.
+        this.render();
         // This device's own seat now shows as connected; after a drop, clocks
         // and seats may also have changed without an event.
         if (connection === "online") this.refresh();

@@ -182,7 +182,7 @@ export default {
   "status.draw_declined": "{side} lehnt das Remis ab.",
   "status.rematch_offered": "Eine Revanche wurde angefragt.",
   "connection.online": "Verbunden",
-  "connection.reconnecting": "Verbindung wird wiederhergestellt …",
+  "connection.reconnecting": "Verbindung verloren: neuer Versuch läuft …",
   "result.win": "{side} gewinnt: {reason}.",
   "result.draw": "Remis: {reason}.",
   "reason.checkmate": "Matt",

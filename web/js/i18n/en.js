@@ -181,7 +181,7 @@ export default {
   "status.draw_declined": "{side} declines the draw.",
   "status.rematch_offered": "A rematch has been asked for.",
   "connection.online": "Connected",
-  "connection.reconnecting": "Reconnecting…",
+  "connection.reconnecting": "Connection lost: trying to reconnect…",
   "result.win": "{side} wins: {reason}.",
   "result.draw": "Draw: {reason}.",
   "reason.checkmate": "checkmate",

@@ -181,7 +181,7 @@ export default {
   "status.draw_declined": "{side}は引き分けを断りました。",
   "status.rematch_offered": "再戦が申し込まれました。",
   "connection.online": "接続中",
-  "connection.reconnecting": "再接続しています…",
+  "connection.reconnecting": "接続が切れました。再接続を試みています…",
   "result.win": "{side}の勝ち：{reason}。",
   "result.draw": "引き分け：{reason}。",
   "reason.checkmate": "詰み",

@@ -182,7 +182,7 @@ export default {
   "status.draw_declined": "{side} weigert de remise.",
   "status.rematch_offered": "Er is om een revanche gevraagd.",
   "connection.online": "Verbonden",
-  "connection.reconnecting": "Opnieuw verbinden…",
+  "connection.reconnecting": "Verbinding verbroken: opnieuw proberen…",
   "result.win": "{side} wint: {reason}.",
   "result.draw": "Remise: {reason}.",
   "reason.checkmate": "mat",

@@ -181,7 +181,7 @@ export default {
   "status.draw_declined": "{side}拒绝和棋。",
   "status.rematch_offered": "有人提议再下一局。",
   "connection.online": "已连接",
-  "connection.reconnecting": "正在重新连接…",
+  "connection.reconnecting": "连接已断开，正在尝试重新连接…",
   "result.win": "{side}胜：{reason}。",
   "result.draw": "和棋：{reason}。",
   "reason.checkmate": "将死",

@@ -1,6 +1,7 @@
 // The two seats beside the board: who sits there, connection, away
 // countdown, impasse points and the clock's place. This device's side sits
-// at the bottom.
+// at the bottom. While this device's own connection is lost, nobody's
+// connection is known.
 
 import { sideName } from "../board.js";
 import { el } from "../dom.js";
@@ -43,17 +44,18 @@ export function renderSeats(slots, state, reviewPly) {
 function seatPanel(state, name, side, reviewed) {
   const room = state.room;
   const seat = room.seats[name];
+  const known = state.connection === "online";
   const panel = el("div", {
     class: room.status === "playing" && room.side_to_move === side ? "seat to-move" : "seat",
     "data-seat": name,
     "data-side": side,
-    "data-connected": String(Boolean(seat && (seat.computer || seat.connected))),
+    "data-connected": known ? String(Boolean(seat && (seat.computer || seat.connected))) : "unknown",
   });
   const dot = el("span", { class: "dot", "aria-hidden": "true" });
   const who = el("span", { class: "who" });
   const parts = [sideName(room.variant, side)];
   if (state.heldSeats().includes(name)) parts.push(t("seat.you"));
-  if (seat && !seat.computer) parts.push(seat.connected ? t("seat.connected") : t("seat.disconnected"));
+  if (seat && !seat.computer && known) parts.push(seat.connected ? t("seat.connected") : t("seat.disconnected"));
   who.append(
     el("strong", { "data-seat-name": "" }, seatTitle(room, seat)),
     el("span", { class: "sub" }, parts.join(" · ")),
