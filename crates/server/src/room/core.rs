@@ -405,9 +405,19 @@ impl Room {
                 self.draw_declined = Some(*side);
             }
             EventKind::End { outcome, by } => {
-                if self.clock.is_set() {
+                if self.clock.is_set() && self.status() == RoomStatus::Playing {
+                    // The clock stood still once both players were gone.
+                    let stopped = if self.both_away() {
+                        self.presence
+                            .iter()
+                            .filter_map(|presence| presence.gone_since())
+                            .max()
+                            .unwrap_or(event.at)
+                    } else {
+                        event.at
+                    };
                     self.final_clocks =
-                        Some(self.clock.left_at_end(self.game.side_to_move(), event.at));
+                        Some(self.clock.left_at_end(self.game.side_to_move(), stopped));
                 }
                 self.end_game(outcome, *by);
             }

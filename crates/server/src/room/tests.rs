@@ -380,6 +380,24 @@ fn a_finished_game_shows_the_final_clocks_and_nobody_away() {
     run(&mut room, act(&[Side::Second], Action::Rematch), 13_000).unwrap();
     let view = serde_json::to_value(room.view(&connections, 13_000)).unwrap();
     assert_eq!(view["clocks"]["final_left_ms"], serde_json::Value::Null);
+
+    // An abandoned game: the clock stood still from when both were gone.
+    let mut room = playing_on_byoyomi();
+    run(&mut room, Command::Leave(Side::Second), 1_000).unwrap();
+    run(&mut room, Command::Leave(Side::First), 5_000).unwrap();
+    let end = run(&mut room, Command::Tick, 605_000).unwrap();
+    assert_eq!(end[0].kind.name(), "end");
+    assert_eq!(room.final_clocks(), Some([25_000, 30_000]));
+    // A room nobody joined never started its clocks.
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    let mut room = Room::new(setup(Variant::Shogi, Mode::Online, settings)).unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Tick, 3_600_000).unwrap();
+    assert_eq!(room.status(), RoomStatus::Finished);
+    assert_eq!(room.final_clocks(), None);
 }
 
 #[test]
