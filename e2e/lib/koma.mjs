@@ -22,7 +22,7 @@ import { chromium } from "playwright-core";
  *   legal_moves: string[], side_to_move: "first" | "second",
  *   notation: Record<string, string[]>, result: Record<string, unknown>,
  *   game: number, seats: Record<"first" | "second", {computer: boolean, side: string, name: string, connected: boolean} | null>,
- *   spectators: number,
+ *   spectators: number, draw_offer: string | null, impasse_points: {first: number, second: number} | null,
  * }} Room
  */
 
@@ -108,19 +108,47 @@ export function roomId(page) {
 /**
  * Creates a room from the home page's form and waits for its board.
  * @param {Page} page
- * @param {{variant: string, mode: string, level?: number}} choice
+ * @param {{variant: string, mode: string, level?: number, settings?: Record<string, string>}} choice
+ *   `settings`: other choices of the form, by select name (`time_per_move: "10"`)
  * @returns {Promise<string>} the room id
  */
-export async function createRoom(page, { variant, mode, level }) {
+export async function createRoom(page, { variant, mode, level, settings = {} }) {
   await page.goto(`${KOMA_URL}/`);
   const form = page.locator("form[data-new-game]");
   await form.locator("select[name=variant]").selectOption(variant);
   await form.locator("select[name=mode]").selectOption(mode);
   if (level !== undefined) await form.locator("select[name=level]").selectOption(String(level));
+  for (const [name, value] of Object.entries(settings)) await form.locator(`select[name=${name}]`).selectOption(value);
   await form.locator("[data-action=create]").click();
   await page.waitForURL(/\/rooms\/[^/]+$/);
   await page.locator(`[data-board][data-variant=${variant}]`).waitFor();
   return roomId(page);
+}
+
+/**
+ * Creates a room from a start position through the API (the home page's
+ * form offers none) and opens it in `page` as its creator: the page keeps
+ * the room's seat token as it keeps its own rooms'.
+ * @param {Page} page
+ * @param {{variant: string, mode: string, position: string, level?: number}} choice
+ * @returns {Promise<string>} the room id
+ */
+export async function createRoomAt(page, { variant, mode, position, level }) {
+  const response = await fetch(`${KOMA_URL}/api/v1/rooms`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ variant, mode, position, level }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  const created = await response.json();
+  const seats = mode === "local" ? ["first", "second"] : [created.seat];
+  await page.goto(`${KOMA_URL}/`);
+  await page.evaluate(({ id, token, seats }) => {
+    localStorage.setItem(`koma.room.${id}`, JSON.stringify({ token, seats }));
+  }, { ...created, seats });
+  await page.goto(`${KOMA_URL}/rooms/${created.id}`);
+  await page.locator(`[data-board][data-variant=${variant}]`).waitFor();
+  return created.id;
 }
 
 /**

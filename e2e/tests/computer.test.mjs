@@ -1,11 +1,12 @@
 // @ts-check
 /**
  * Against the computer at level 1: each move is answered; resigning ends the
- * game and a rematch starts at once with the sides swapped.
+ * game and a rematch starts at once with the sides swapped; a draw offered to
+ * it is answered at once, from its evaluation.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { assertResult, createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { assertResult, createRoom, createRoomAt, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -40,6 +41,7 @@ test("the computer at level 1 answers every move", async () => {
   // so the computer opens the second game and the board turns.
   page.on("dialog", (dialog) => dialog.accept());
   await page.locator("[data-action=resign]").click();
+  await page.locator("[data-action=confirm-resign]").click();
   await assertResult(page, "second", "resignation");
   await page.locator("[data-action=rematch]").click();
   await page.locator('[data-board][data-orientation="second"]').waitFor();
@@ -49,6 +51,26 @@ test("the computer at level 1 answers every move", async () => {
   assert.equal(rematch.game, 2);
   assert.equal(rematch.seats.first?.side, "second");
   assert.equal(rematch.moves.length, 1, "the computer's first move only");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+test("the computer declines a draw in a level position and accepts one it expects to lose", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const id = await createRoom(page, { variant: "shogi", mode: "computer", level: 1 });
+  await page.locator("[data-action=draw]").click();
+  await page.locator("[data-draw-declined=second]").waitFor();
+  assert.equal(await page.locator("[data-draw-declined]").textContent(), "Gote declines the draw.");
+  assert.ok(await page.locator("[data-action=draw]").isDisabled(), "not offered again before a move");
+  const declined = await room(id);
+  assert.equal(declined.status, "playing");
+  assert.equal(declined.draw_offer, null);
+
+  // Gote, the computer, has its king alone against a rook and a bishop.
+  const lost = await createRoomAt(page, { variant: "shogi", mode: "computer", level: 1, position: "4k4/9/9/9/9/9/9/1B5R1/4K4 b - 1" });
+  await page.locator("[data-action=draw]").click();
+  await assertResult(page, "draw", "agreement");
+  assert.equal((await room(lost)).status, "finished");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });

@@ -81,6 +81,7 @@ test("a refused move or action on the room page shows the reason, and the next s
     route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify(refusal) }),
   );
   await page.locator("[data-action=resign]").click();
+  await page.locator("[data-action=confirm-resign]").click();
   assert.ok((await errorShown(page, "not-playing")).includes("The game is not being played."));
 
   // A move that goes through clears the alert.

@@ -2,11 +2,13 @@
 /**
  * Who is in a room, without polling: the seats' connections and the number
  * of spectators follow the room WebSocket's presence frames; a seated player
- * changes their name and both players see it in the seat.
+ * changes their name and both players see it in the seat. A player who
+ * leaves short of time is taken over in time, and a game over shows the
+ * final clocks and nobody away.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer, room } from "../lib/koma.mjs";
+import { KOMA_URL, acceptInvitation, assertResult, createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -80,4 +82,27 @@ test("on one device the two players name their own seats", async () => {
   assert.notEqual(seats.first?.name, "Kid");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
+});
+
+test("a player who leaves on a 10 s move is taken over in time; the game lost on time shows 0.0 and nobody away", async () => {
+  const host = await newPlayer(browser);
+  const guest = await newPlayer(browser);
+  const id = await createRoom(host.page, { variant: "minishogi", mode: "online", settings: { time_per_move: "10" } });
+  await acceptInvitation(host.page, guest.page);
+  await play(host.page, id, "5d5c", [host.page, guest.page]);
+  // The guest leaves on their turn with less than the 20 s grace period on the clock.
+  await guest.context.close();
+  await host.page.locator("[data-seat=second][data-away]").waitFor();
+  await waitForPly(host.page, 2);
+  const taken = await room(id);
+  assert.equal(taken.moves.length, 2, "the computer moved for the guest");
+  assert.equal(taken.status, "playing", "before the guest's clock ran out");
+  // The host lets their own 10 s run out.
+  await assertResult(host.page, "second", "timeout");
+  assert.equal(await host.page.locator("[data-clock=first]").textContent(), "0.0", "the loser's clock");
+  assert.equal(await host.page.locator("[data-clock=second]").textContent(), "0:10", "the winner's time per move");
+  await host.page.locator("[data-seat=second]:not([data-away])").waitFor();
+  assert.equal(await host.page.locator("[data-away-notice]").count(), 0, "no away notice after the game");
+  assert.deepEqual(host.errors, [], "no script errors");
+  await host.context.close();
 });

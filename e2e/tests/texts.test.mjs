@@ -79,3 +79,19 @@ test("an address with no page says so and leads home; an unknown game's rules pa
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });
+
+test("an open room's clock names only the parts it has", async () => {
+  const host = await newPlayer(browser);
+  const id = await createRoom(host.page, { variant: "shogi", mode: "online", settings: { time_per_move: "30" } });
+  const visitor = await newPlayer(browser);
+  await visitor.page.goto(`${KOMA_URL}/`);
+  const line = visitor.page.locator("[data-lobby-rooms] li").filter({ has: visitor.page.locator(`[data-room-id="${id}"]`) });
+  await line.waitFor();
+  const text = (await line.textContent()) ?? "";
+  assert.match(text, /30 s per move/);
+  assert.doesNotMatch(text, /None/);
+  for (const person of [host, visitor]) {
+    assert.deepEqual(person.errors, [], "no script errors");
+    await person.context.close();
+  }
+});

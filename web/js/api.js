@@ -44,10 +44,19 @@ export async function request(method, path, options = {}) {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       cache: "no-store",
     });
-  } catch (err) {
-    throw new ApiError(0, "network", String(err));
+  } catch {
+    throw networkError();
   }
   return answer(response);
+}
+
+/**
+ * No answer came. The browser's words for it ("TypeError: Failed to fetch")
+ * are no server's message and tell a player nothing, so there is none.
+ * @returns {ApiError}
+ */
+function networkError() {
+  return new ApiError(0, "network", "");
 }
 
 /** @param {string} id @returns {Promise<Room>} the room JSON */
@@ -223,8 +232,8 @@ export async function importRecord(record, query = {}) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
       body: record,
     });
-  } catch (err) {
-    throw new ApiError(0, "network", String(err));
+  } catch {
+    throw networkError();
   }
   return answer(response);
 }

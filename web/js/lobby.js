@@ -267,6 +267,19 @@ function gameCards(form) {
 }
 
 /**
+ * A room's clock in words, naming only the parts it has: "10 min + 30 s per
+ * move", "30 s per move", "10 min per player", "No clock".
+ * @param {number} main seconds of main time
+ * @param {number} move seconds per move
+ */
+function clockText(main, move) {
+  if (main && move) return t("lobby.clock", { main: duration(main), move: duration(move) });
+  if (move) return t("lobby.clock_move", { move: duration(move) });
+  if (main) return t("lobby.clock_main", { main: duration(main) });
+  return t("lobby.no_clock");
+}
+
+/**
  * A lobby room's line: game, players and clock.
  * @param {any} room
  * @returns {HTMLLIElement}
@@ -274,12 +287,7 @@ function gameCards(form) {
 function lobbyRoom(room) {
   const item = el("li");
   const who = (room.players ?? []).filter(Boolean).map(shownName).join(", ") || t("lobby.someone");
-  const clock = room.settings?.time_per_move || room.settings?.main_time
-    ? t("lobby.clock", {
-        main: duration(room.settings.main_time ?? 0),
-        move: duration(room.settings.time_per_move ?? 0),
-      })
-    : t("lobby.no_clock");
+  const clock = clockText(room.settings?.main_time ?? 0, room.settings?.time_per_move ?? 0);
   const link = el("a", { href: `/rooms/${encodeURIComponent(room.id)}`, "data-room-id": room.id },
     t("lobby.room", { game: t(`variant.${room.variant}`), who }));
   const detail = el("span", { class: "detail" }, room.settings?.rated ? `${clock} · ${t("lobby.rated")}` : clock);

@@ -109,8 +109,13 @@ export class MoveList {
     head.append(choice);
     // Focusable from script only: it holds the focus at the start position, which has no button.
     this.list = el("ol", { class: "move-list", "data-move-list": "", "aria-label": t("moves.title"), tabindex: -1 });
-    // Arrow keys step through the game from a focused move.
+    // Arrow keys step through the game from a focused move; Home and End jump to its start and end.
     this.list.addEventListener("keydown", (event) => {
+      if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        handlers.onReview(event.key === "Home" ? 0 : null);
+        return;
+      }
       const delta = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
       if (!delta) return;
       event.preventDefault();
@@ -159,9 +164,19 @@ export class MoveList {
     this.list.replaceChildren(...items);
     this.endButton.disabled = reviewPly === null;
     const current = reviewPly === null ? this.list.lastElementChild : this.list.querySelector(".current");
-    if (current instanceof HTMLElement) this.list.scrollTop = current.offsetTop - this.list.clientHeight / 2;
+    if (current instanceof HTMLElement) this.centre(current);
     const shown = this.list.querySelector(`[data-ply="${reviewPly ?? moves.length}"]`);
     if (focused) (shown instanceof HTMLElement ? shown : this.list).focus({ preventScroll: true });
+  }
+
+  /**
+   * Scrolls the list (only the list, not the page) so that `item` stands in its middle.
+   * @param {HTMLElement} item
+   */
+  centre(item) {
+    const list = this.list.getBoundingClientRect();
+    const box = item.getBoundingClientRect();
+    this.list.scrollTop += box.top + box.height / 2 - (list.top + list.height / 2);
   }
 }
 

@@ -159,6 +159,28 @@ export function applyMove(position, move) {
 }
 
 /**
+ * `side`'s impasse points as the 24-point rule counts them (as the server
+ * does): every piece on the board and in hand, rook and bishop (promoted or
+ * not) 5, the king 0, every other piece 1.
+ * @param {Position} position a shogi-family position
+ * @param {Side} side
+ * @returns {number}
+ */
+export function impassePoints(position, side) {
+  /** @param {string} code */
+  const worth = (code) => {
+    const base = code.replace("+", "");
+    return base === "R" || base === "B" ? 5 : base === "K" ? 0 : 1;
+  };
+  let points = 0;
+  for (const piece of position.board.values()) {
+    if (piece.side === side) points += worth(piece.code);
+  }
+  for (const [code, count] of Object.entries(position.hands[side])) points += worth(code) * count;
+  return points;
+}
+
+/**
  * Where `side`'s king (or general) stands, if anywhere.
  * @param {Position} position
  * @param {Side} side

@@ -20,7 +20,7 @@ import { layout } from "./room/layout.js";
 import { PlayBoard } from "./room/play.js";
 import { renameForm } from "./room/rename.js";
 import { renderSeats, tickAway } from "./room/seats.js";
-import { renderShare, renderSpectators } from "./room/share.js";
+import { renderInviteLabel, renderShare, renderSpectators } from "./room/share.js";
 import { RoomState } from "./room/state.js";
 import { connectRoom } from "./room/socket.js";
 import { renderStatus } from "./room/status.js";
@@ -93,7 +93,8 @@ class RoomPage {
       onPresence: () => this.onPresence(),
       onSeatLost: () => this.render(),
       onConnection: (connection) => {
-        if (this.slots) renderStatus(this.slots.status, state, this.error);
+        // The status says whether the page is connected; the seats, whether anyone's connection is known.
+        this.render();
         // This device's own seat now shows as connected; after a drop, clocks
         // and seats may also have changed without an event.
         if (connection === "online") this.refresh();
@@ -138,7 +139,7 @@ class RoomPage {
   onPresence() {
     const { state, slots } = this;
     if (!state || !slots) return;
-    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state);
+    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
     renderSpectators(slots.share, state);
     this.tick();
   }
@@ -202,9 +203,10 @@ class RoomPage {
     // While the friend has not come, the invitation link is what matters most.
     slots.page.classList.toggle("waiting", room.status === "waiting");
     this.play?.render();
-    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state);
-    renderStatus(slots.status, state, this.error);
+    renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
+    renderStatus(slots.status, state, this.error, this.reviewPly);
     renderActions(slots.actions, state, (action) => this.act(action));
+    renderInviteLabel(slots.share, state);
     this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly);
     this.tick();
   }

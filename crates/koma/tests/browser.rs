@@ -187,6 +187,8 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks() {
         .args(&tests)
         .current_dir(&e2e)
         .env("KOMA_URL", &server.url)
+        // For the tests that stop and start a server of their own.
+        .env("KOMA_BIN", env!("CARGO_BIN_EXE_koma"))
         .env("KOMA_SCREENSHOTS", root.join("target/e2e-screenshots")));
     let log = server.log_text();
     drop(server);

@@ -60,6 +60,12 @@ pub enum EventKindJson {
         #[schema(value_type = SideName)]
         side: Side,
     },
+    /// The computer declined the draw offered to it (by its evaluation).
+    DrawDeclined {
+        /// The side that declined.
+        #[schema(value_type = SideName)]
+        side: Side,
+    },
     /// The game ended.
     End {
         /// `first`, `second` or `draw`.
@@ -142,6 +148,7 @@ impl From<&Event> for EventJson {
                 computer,
             },
             EventKind::DrawOffered { side } => EventKindJson::DrawOffered { side },
+            EventKind::DrawDeclined { side } => EventKindJson::DrawDeclined { side },
             EventKind::End { outcome, by } => EventKindJson::End {
                 result: outcome.winner.map_or("draw", Side::name).to_owned(),
                 reason: outcome.reason.code().to_owned(),
@@ -194,6 +201,7 @@ impl EventJson {
                 computer,
             },
             EventKindJson::DrawOffered { side } => EventKind::DrawOffered { side },
+            EventKindJson::DrawDeclined { side } => EventKind::DrawDeclined { side },
             EventKindJson::End { result, reason, by } => EventKind::End {
                 outcome: stored_outcome(game, &result, &reason)?,
                 by,

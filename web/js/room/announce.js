@@ -26,6 +26,8 @@ export function eventText(room, event) {
       return resultText(variant, event.result, event.reason);
     case "draw_offered":
       return t("announce.draw_offered", { side: sideName(variant, event.side) });
+    case "draw_declined":
+      return t("status.draw_declined", { side: sideName(variant, event.side) });
     case "seated":
       return t("announce.seated", { name: shownName(event.name) });
     case "new_game":

@@ -1,4 +1,5 @@
-// The seats' clocks, counting down between fetches of the room.
+// The seats' clocks, counting down between fetches of the room, and
+// standing at what each side had left once the game is over.
 
 /** @typedef {import("./state.js").RoomState} RoomState */
 
@@ -19,7 +20,8 @@ export function clockText(ms) {
 /**
  * Sets the `[data-clock]` of each side under `root` to the time left now: the
  * running side's from the room's `remaining_ms` less the time since the
- * fetch, the other's main time left (or its time per move once that is gone).
+ * fetch, the other's main time left (or its time per move once that is gone);
+ * in a finished game, what each had left at the end (0 for a loss on time).
  * @param {ParentNode} root
  * @param {RoomState} state
  */
@@ -31,7 +33,9 @@ export function tickClocks(root, state) {
     if (!clock) continue;
     let ms;
     let running = false;
-    if (clocks.running === side && clocks.remaining_ms !== null && status === "playing") {
+    if (status === "finished" && clocks.final_left_ms) {
+      ms = clocks.final_left_ms[side];
+    } else if (clocks.running === side && clocks.remaining_ms !== null && status === "playing") {
       ms = clocks.remaining_ms - (performance.now() - state.fetchedAt);
       running = true;
     } else {

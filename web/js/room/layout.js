@@ -1,5 +1,5 @@
 // The room page's frame: the board between the two seats, and beside it the
-// panels (status, actions, moves, sharing). The views draw into its slots.
+// panels (status, moves, actions, sharing). The views draw into its slots.
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
@@ -45,7 +45,9 @@ export function layout(container, room) {
   const main = el("div", { class: "room-main" });
   main.append(slots.topSeat, boardSlot, slots.bottomSeat);
   const side = el("aside", { class: "room-side", "aria-label": t("room.panel") });
-  side.append(slots.status, slots.actions, slots.moves, slots.share);
+  // The move list comes before the actions, so that Resign is not the next
+  // Tab stop after the board.
+  side.append(slots.status, slots.moves, slots.actions, slots.share);
   slots.page.append(main, side);
   container.replaceChildren(slots.page);
   return slots;

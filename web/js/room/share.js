@@ -33,7 +33,7 @@ function extension(format) {
  */
 export function renderShare(box, state, rename) {
   const room = state.room;
-  const label = el("label", { for: "invite-url" }, room.mode === "online" ? t("share.invite") : t("share.watch"));
+  const label = el("label", { for: "invite-url", "data-invite-label": "" });
   const input = el("input", { id: "invite-url", readonly: "", "data-invite-url": "" });
   input.value = `${location.origin}/rooms/${encodeURIComponent(room.id)}`;
   input.addEventListener("focus", () => input.select());
@@ -71,6 +71,21 @@ export function renderShare(box, state, rename) {
   const rules = el("a", { href: `/rules/${room.variant}`, class: "rules-link" }, t("nav.rules"));
   box.replaceChildren(label, line, record, replayLine, spectators, ...(rename ? [rename] : []), rules);
   renderSpectators(box, state);
+  renderInviteLabel(box, state);
+}
+
+/**
+ * Names the link: an invitation while a seat is free, else a link to watch
+ * (the seats are taken; whoever opens it watches).
+ * @param {ParentNode} box the panel
+ * @param {RoomState} state
+ */
+export function renderInviteLabel(box, state) {
+  const label = box.querySelector("[data-invite-label]");
+  if (!(label instanceof HTMLElement)) return;
+  const inviting = state.room.mode === "online" && state.room.status === "waiting";
+  label.dataset.inviteLabel = inviting ? "invite" : "watch";
+  label.textContent = inviting ? t("share.invite") : t("share.watch");
 }
 
 /**

@@ -49,7 +49,7 @@
  * @property {string} name the display name
  * @property {boolean} computer the computer's seat
  * @property {boolean} connected a socket holding the seat's token is open
- * @property {boolean} away the player is gone: the grace countdown runs, or the computer took over
+ * @property {boolean} away the player is gone from the game being played: the grace countdown runs, or the computer took over
  * @property {boolean} taken_over the computer plays for the away player
  */
 
@@ -66,6 +66,8 @@
  * @property {{ first: number, second: number }} main_left_ms each side's main time left, in ms (the running side's as of now)
  * @property {Side | null} running the side whose clock runs; null before the first move and after the end
  * @property {number | null} remaining_ms the running side's time left for this move, in ms; null when none runs
+ * @property {{ first: number, second: number } | null} final_left_ms each side's time left when the game ended (main
+ *   time, or the time per move once that was gone; 0 for a loss on time), in ms; null while playing
  */
 
 /**
@@ -104,6 +106,7 @@
  * @property {Clocks | null} clocks null without a clock
  * @property {Seats} seats
  * @property {Side | null} draw_offer the side that offered a draw
+ * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
  * @property {SeatName | null} rematch_offer the seat that asked for another game
  * @property {number} spectators open sockets holding no seat
  * @property {number} game the game's number in the room, from 1
@@ -128,6 +131,7 @@
  * @typedef {{ type: "seated", seat: SeatName, player: string, name: string, computer: boolean }
  *   | { type: "move", ply: number, side: Side, move: string, computer: boolean }
  *   | { type: "draw_offered", side: Side }
+ *   | { type: "draw_declined", side: Side }
  *   | { type: "end", result: Side | "draw", reason: EndReason, by: Side | null }
  *   | { type: "rematch_offered", seat: SeatName }
  *   | { type: "new_game", game: number, swapped: boolean }

@@ -3,10 +3,14 @@
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use engine::{Decision, Engine, EngineOptions, Level, Limits};
+use engine::{Decision, Engine, EngineOptions, Level, Limits, Score};
 use rules::{AnyGame, AnyMove};
 
-use super::{ComputerPlayer, Thinking};
+use super::{ComputerPlayer, MATE_CP, Thinking};
+
+/// The longest search behind the answer to a draw offer: the player waits
+/// for it, and a short search already tells a lost position from a level one.
+const EVALUATION_TIME: Duration = Duration::from_millis(500);
 
 /// The engine at the requested level, each search also bounded by a move
 /// time and by what the clock leaves.
@@ -108,6 +112,24 @@ impl ComputerPlayer for EnginePlayer {
             Decision::Resign | Decision::DeclareWin => first_legal,
         })
     }
+
+    fn evaluate(&self, game: &AnyGame, level: u8) -> Option<i32> {
+        if game.position().legal_moves().is_empty() {
+            return None;
+        }
+        let level = Level::new(level).unwrap_or(Level::MAX);
+        let mut engine = self.take(game, level, level.hash_mb());
+        let result = engine.search(Limits {
+            move_time: Some(EVALUATION_TIME.min(self.move_time)),
+            ..Limits::default()
+        });
+        self.give_back(engine);
+        Some(match result.info?.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(plies) if plies > 0 => MATE_CP,
+            Score::Mate(_) => -MATE_CP,
+        })
+    }
 }
 
 /// Options for a search of `game` at `level` on one thread with a table of `hash_mb`.
@@ -167,6 +189,32 @@ mod tests {
         .unwrap();
         assert_eq!(player.choose(&mate, 8, search), None);
         assert_eq!(player.choose(&mate, 8, Thinking::Quick), None);
+    }
+
+    #[test]
+    fn the_engine_accepts_a_draw_only_in_a_position_it_expects_to_lose() {
+        let player = EnginePlayer::new(Duration::from_millis(300));
+        let own_side = |sfen: &str| {
+            let game = AnyGame::new(Variant::Shogi, Some(sfen), &Settings::default()).unwrap();
+            player.evaluate(&game, 4).expect("a legal move")
+        };
+        // Sente to move with a rook and a bishop against a bare king: it
+        // declines; Gote, to move with only its king, accepts.
+        let ahead = own_side("4k4/9/9/9/9/9/9/1B5R1/4K4 b - 1");
+        let behind = own_side("4k4/9/9/9/9/9/9/1B5R1/4K4 w - 1");
+        assert!(!crate::computer::accepts_draw(ahead), "ahead: {ahead}");
+        assert!(crate::computer::accepts_draw(behind), "behind: {behind}");
+        // From the start, level: it plays on.
+        let start = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
+        let level = player.evaluate(&start, 4).expect("a legal move");
+        assert!(!crate::computer::accepts_draw(level), "start: {level}");
+        let mate = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(player.evaluate(&mate, 4), None);
     }
 
     #[tokio::test]

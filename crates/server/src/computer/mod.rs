@@ -1,5 +1,6 @@
 //! Who chooses the moves of a computer seat (computer rooms, and away players
-//! after the grace period), and how many may think at once.
+//! after the grace period) and answers the draws offered to it, and how many
+//! may think at once.
 //!
 //! A [`ComputerPlayer`] chooses a move on a blocking thread; the rooms reach
 //! it only through the [`Computer`] queue, which lets `--engine-threads`
@@ -17,11 +18,33 @@ use rules::{AnyGame, AnyMove};
 pub use self::engine::EnginePlayer;
 pub use self::queue::Computer;
 
+/// How far behind the computer must judge itself, in centipawns (a pawn or
+/// an uncrossed soldier is 100), to accept a draw: two pawns. A computer
+/// that is level or better plays on, whatever its level; only a position it
+/// expects to lose is worth a draw to it.
+pub(crate) const ACCEPTS_DRAW_AT_CP: i32 = -200;
+
+/// What a mate counts as in [`ComputerPlayer::evaluate`]'s centipawns.
+pub(crate) const MATE_CP: i32 = 30_000;
+
+/// Whether the computer accepts a draw when it judges its own side at `score_cp`.
+pub(crate) fn accepts_draw(score_cp: i32) -> bool {
+    score_cp <= ACCEPTS_DRAW_AT_CP
+}
+
 /// Chooses a move for the side to move. Called on a blocking thread
 /// (`spawn_blocking`), so it may search for as long as `thinking` allows.
 pub trait ComputerPlayer: Send + Sync + 'static {
     /// A legal move at `level` (1-8), or `None` when there is none.
     fn choose(&self, game: &AnyGame, level: u8, thinking: Thinking) -> Option<AnyMove>;
+
+    /// How good the position is for the side to move, in centipawns (a mate
+    /// is ±[`MATE_CP`]), from a short search at `level`; `None` when it has
+    /// no legal move. Without a judgement of its own, every position is
+    /// level, so a player declines every draw.
+    fn evaluate(&self, game: &AnyGame, _level: u8) -> Option<i32> {
+        (!game.position().legal_moves().is_empty()).then_some(0)
+    }
 }
 
 /// How long a [`ComputerPlayer`] may think about one move.

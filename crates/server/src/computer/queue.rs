@@ -72,6 +72,19 @@ impl Computer {
         .unwrap_or(None)
     }
 
+    /// How good `game` is for its side to move, in centipawns, from a short
+    /// search at `level` that waits its turn in the same queue as the moves.
+    pub async fn evaluate(&self, game: AnyGame, level: u8) -> Option<i32> {
+        let permit = self.turn(None).await;
+        let player = Arc::clone(&self.player);
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            player.evaluate(&game, level)
+        })
+        .await
+        .unwrap_or(None)
+    }
+
     /// Requests waiting for a search now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::Relaxed)

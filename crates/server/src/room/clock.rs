@@ -56,9 +56,30 @@ impl Clock {
 
     /// When `to_move` runs out of time on this turn.
     pub fn deadline(&self, to_move: Side) -> i64 {
-        let allowed = self.main_left_ms[to_move.index()] + self.byoyomi_ms;
         self.turn_started
-            .saturating_add(i64::try_from(allowed).unwrap_or(i64::MAX))
+            .saturating_add(i64::try_from(self.turn_allowance(to_move)).unwrap_or(i64::MAX))
+    }
+
+    /// The whole time `side` has for a turn: its main time left and the time per move.
+    pub fn turn_allowance(&self, side: Side) -> u64 {
+        self.main_left_ms[side.index()] + self.byoyomi_ms
+    }
+
+    /// Each side's time left when the game ends at `at` with `to_move` on
+    /// turn, as a clock shows it: main time while some is left, else the
+    /// time per move (what the turn left of it, for `to_move`; 0 when its
+    /// time ran out).
+    pub fn left_at_end(&self, to_move: Side, at: i64) -> [u64; 2] {
+        let used = self.used(at);
+        [Side::First, Side::Second].map(|side| {
+            let main = self.main_left_ms[side.index()];
+            match (side == to_move, main) {
+                (true, main) if used < main => main - used,
+                (true, main) => self.byoyomi_ms.saturating_sub(used - main),
+                (false, 0) => self.byoyomi_ms,
+                (false, main) => main,
+            }
+        })
     }
 
     /// Each side's main time left at `now`, `to_move`'s turn running when given.
@@ -97,6 +118,23 @@ mod tests {
         assert_eq!(clock.deadline(Side::First), 28_000);
         clock.moved(Side::First, 18_000);
         assert_eq!(clock.deadline(Side::Second), 23_000);
+    }
+
+    #[test]
+    fn a_finished_game_keeps_the_time_each_side_had_left() {
+        let mut clock = Clock::new(10_000, 5_000);
+        clock.reset(0);
+        clock.moved(Side::First, 4_000);
+        // Second resigns 3 s into its turn: 7 s of main time left, First's 6 s.
+        assert_eq!(clock.left_at_end(Side::Second, 7_000), [6_000, 7_000]);
+        // Or it thinks 12 s: 3 s of its time per move left.
+        assert_eq!(clock.left_at_end(Side::Second, 16_000), [6_000, 3_000]);
+        // Or loses on time, after the lag allowance.
+        assert_eq!(clock.left_at_end(Side::Second, 19_500), [6_000, 0]);
+        // Without main time, the side not to move shows its time per move.
+        let mut byoyomi = Clock::new(0, 30_000);
+        byoyomi.reset(0);
+        assert_eq!(byoyomi.left_at_end(Side::First, 30_500), [0, 30_000]);
     }
 
     #[test]

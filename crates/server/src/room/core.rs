@@ -10,6 +10,13 @@ use super::clock::Clock;
 use super::event::{Event, EventKind};
 use crate::room_settings::RoomSettings;
 
+/// What the computer needs of an away player's clock once it takes over:
+/// the takeover is stored and sent, then the computer waits its turn for a
+/// search and thinks for half of what the clock leaves (`computer::Computer`).
+/// Two seconds leave it a search of about a second; with less it could only
+/// play a quick one-ply move.
+const TAKEOVER_MARGIN_MS: u64 = 2_000;
+
 /// How a room is played.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Mode {
@@ -194,6 +201,13 @@ pub enum Command {
     Return(Side),
     /// Time passed: a clock may have run out, a grace period ended.
     Tick,
+    /// The computer's answer to the draw offered to it after `ply` moves.
+    ComputerDrawAnswer {
+        /// The number of moves played when it was asked.
+        ply: usize,
+        /// Whether it accepts.
+        accept: bool,
+    },
     /// The computer's choice for the side to move after `ply` moves.
     ComputerMove {
         /// The number of moves played when it was asked.
@@ -224,8 +238,8 @@ pub enum Refusal {
     /// An impasse claim the rules refuse.
     #[error("{0}")]
     Impasse(#[from] ImpasseError),
-    /// The computer answered a position that is gone.
-    #[error("the computer's move is for an earlier position")]
+    /// The computer answered a position (or an offer) that is gone.
+    #[error("the computer's answer is for an earlier position")]
     Stale,
 }
 
@@ -237,6 +251,8 @@ pub struct Room {
     seats: [Option<Seat>; 2],
     presence: [Presence; 2],
     draw_offer: Option<Side>,
+    /// The side that declined a draw since the last move.
+    draw_declined: Option<Side>,
     rematch_offer: Option<Side>,
     game_number: u32,
     swapped: bool,
@@ -244,6 +260,9 @@ pub struct Room {
     /// or the new game.
     game_began_at: i64,
     clock: Clock,
+    /// Each side's time left when the game ended (`Clock::left_at_end`),
+    /// `None` while it is played or without a clock.
+    final_clocks: Option<[u64; 2]>,
     /// Whether a person (not the computer) made a move of this game.
     played_by_people: bool,
     last_seq: u64,
@@ -268,10 +287,12 @@ impl Room {
             seats: [None, None],
             presence: [Presence::Here; 2],
             draw_offer: None,
+            draw_declined: None,
             rematch_offer: None,
             game_number: 1,
             swapped: false,
             clock,
+            final_clocks: None,
             played_by_people: false,
             last_seq: 0,
         })
@@ -319,9 +340,25 @@ impl Room {
                     })
                     .collect()
             }
-            Command::Leave(seat) => self.leave(*seat),
+            Command::Leave(seat) => self.leave(*seat, now),
             Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
             Command::Tick => self.tick(now),
+            Command::ComputerDrawAnswer { ply, accept } => {
+                if *ply != self.game.ply() || !self.computer_to_answer_draw() {
+                    return Err(Refusal::Stale);
+                }
+                let offered = self.draw_offer.ok_or(Refusal::Stale)?;
+                vec![if *accept {
+                    EventKind::End {
+                        outcome: Outcome::draw(EndReason::Agreement),
+                        by: None,
+                    }
+                } else {
+                    EventKind::DrawDeclined {
+                        side: offered.opponent(),
+                    }
+                }]
+            }
             Command::ComputerMove { ply, mv } => {
                 if *ply != self.game.ply() || !self.computer_to_move() {
                     return Err(Refusal::Stale);
@@ -360,27 +397,40 @@ impl Room {
                 // refuse now is caught when the log is read.
                 let _ = self.game.play(*mv);
                 self.draw_offer = None;
+                self.draw_declined = None;
             }
             EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
-            EventKind::End { outcome, by } => match (outcome.reason, by) {
-                (EndReason::Resignation, Some(side)) => self.game.resign(*side),
-                (EndReason::Timeout, Some(side)) => self.game.time_out(*side),
-                (EndReason::Agreement, _) => self.game.agree_draw(),
-                (EndReason::Abandoned, _) => self.game.abandon(),
-                (EndReason::Impasse, Some(side)) => {
-                    let _ = self.game.claim_impasse(*side);
+            EventKind::DrawDeclined { side } => {
+                self.draw_offer = None;
+                self.draw_declined = Some(*side);
+            }
+            EventKind::End { outcome, by } => {
+                if self.clock.is_set() && self.status() == RoomStatus::Playing {
+                    // The clock stood still once both players were gone.
+                    let stopped = if self.both_away() {
+                        self.presence
+                            .iter()
+                            .filter_map(|presence| presence.gone_since())
+                            .max()
+                            .unwrap_or(event.at)
+                    } else {
+                        event.at
+                    };
+                    self.final_clocks =
+                        Some(self.clock.left_at_end(self.game.side_to_move(), stopped));
                 }
-                // Every other end followed from the moves already.
-                _ => {}
-            },
+                self.end_game(outcome, *by);
+            }
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
                 self.game_began_at = event.at;
                 self.clock.reset(event.at);
+                self.final_clocks = None;
                 self.game_number = *game;
                 self.swapped = *swapped;
                 self.draw_offer = None;
+                self.draw_declined = None;
                 self.rematch_offer = None;
                 self.played_by_people = false;
             }
@@ -406,6 +456,21 @@ impl Room {
                     taken.name.clone_from(name);
                 }
             }
+        }
+    }
+
+    /// Ends the game as an `End` event says.
+    fn end_game(&mut self, outcome: &Outcome, by: Option<Side>) {
+        match (outcome.reason, by) {
+            (EndReason::Resignation, Some(side)) => self.game.resign(side),
+            (EndReason::Timeout, Some(side)) => self.game.time_out(side),
+            (EndReason::Agreement, _) => self.game.agree_draw(),
+            (EndReason::Abandoned, _) => self.game.abandon(),
+            (EndReason::Impasse, Some(side)) => {
+                let _ = self.game.claim_impasse(side);
+            }
+            // Every other end followed from the moves already.
+            _ => {}
         }
     }
 
@@ -443,6 +508,15 @@ impl Room {
             && (self.seat(seat).is_some_and(|taken| taken.computer)
                 || (matches!(self.presence(seat), Presence::TakenOver { .. })
                     && self.presence(seat.opponent()) == Presence::Here))
+    }
+
+    /// Whether a draw was offered to a computer seat, which answers it.
+    pub fn computer_to_answer_draw(&self) -> bool {
+        self.status() == RoomStatus::Playing
+            && self.draw_offer.is_some_and(|side| {
+                self.seat(self.seat_of(side.opponent()))
+                    .is_some_and(|taken| taken.computer)
+            })
     }
 
     /// Whether the finished game counts in statistics and ratings: not
@@ -491,6 +565,11 @@ impl Room {
         self.draw_offer
     }
 
+    /// The side that declined a draw since the last move.
+    pub fn draw_declined(&self) -> Option<Side> {
+        self.draw_declined
+    }
+
     /// The seat that asked for a rematch.
     pub fn rematch_offer(&self) -> Option<Side> {
         self.rematch_offer
@@ -509,6 +588,19 @@ impl Room {
     /// The clock.
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+
+    /// Each side's time left when the game ended, by side: main time, or
+    /// the time per move once that was gone (0 for a loss on time); `None`
+    /// while the game is played or without a clock.
+    pub fn final_clocks(&self) -> Option<[u64; 2]> {
+        self.final_clocks
+    }
+
+    /// Whether a seat's player is away during play: once the game is over,
+    /// nobody plays for them, so there is nothing to tell.
+    pub fn away_in_play(&self, seat: Side) -> bool {
+        self.status() == RoomStatus::Playing && self.presence(seat) != Presence::Here
     }
 
     /// When the side to move loses on time (the lag allowance not counted),
@@ -697,8 +789,9 @@ impl Room {
         }
     }
 
-    /// A seated player of an online game in play lost their last connection.
-    fn leave(&self, seat: Side) -> Vec<EventKind> {
+    /// A seated player of an online game in play lost their last connection
+    /// at `now`.
+    fn leave(&self, seat: Side, now: i64) -> Vec<EventKind> {
         let goes_away = self.setup.mode == Mode::Online
             && self.status() == RoomStatus::Playing
             && self.seat(seat).is_some()
@@ -706,11 +799,31 @@ impl Room {
         if goes_away {
             vec![EventKind::Away {
                 seat,
-                grace_ms: self.setup.grace_ms,
+                grace_ms: self.grace_period(seat, now),
             }]
         } else {
             Vec::new()
         }
+    }
+
+    /// How long `seat`, gone at `now`, waits before the computer plays for
+    /// it: the room's grace period, but short enough that the computer
+    /// still has [`TAKEOVER_MARGIN_MS`] of the player's clock to move in.
+    /// The time left is this turn's when the player is to move, else the
+    /// whole of their next turn (it cannot start before they went).
+    fn grace_period(&self, seat: Side, now: i64) -> u64 {
+        if !self.clock.is_set() {
+            return self.setup.grace_ms;
+        }
+        let side = self.side_of(seat);
+        let left = if side == self.game.side_to_move() {
+            u64::try_from(self.clock.deadline(side).saturating_sub(now)).unwrap_or(0)
+        } else {
+            self.clock.turn_allowance(side)
+        };
+        self.setup
+            .grace_ms
+            .min(left.saturating_sub(TAKEOVER_MARGIN_MS))
     }
 
     /// A seat is connected or acting again: the computer stops playing for it.

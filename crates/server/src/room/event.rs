@@ -45,6 +45,11 @@ pub enum EventKind {
         /// Who offered.
         side: Side,
     },
+    /// The computer declined the draw offered to it (by its evaluation).
+    DrawDeclined {
+        /// The side that declined.
+        side: Side,
+    },
     /// The game ended.
     End {
         /// How.
@@ -99,6 +104,7 @@ impl EventKind {
             EventKind::Seated { .. } => "seated",
             EventKind::Move { .. } => "move",
             EventKind::DrawOffered { .. } => "draw_offered",
+            EventKind::DrawDeclined { .. } => "draw_declined",
             EventKind::End { .. } => "end",
             EventKind::RematchOffered { .. } => "rematch_offered",
             EventKind::NewGame { .. } => "new_game",

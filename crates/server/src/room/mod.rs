@@ -71,6 +71,8 @@ enum Message {
         Reply<(Vec<Side>, String)>,
     ),
     ComputerMove(usize, Option<AnyMove>),
+    /// The computer's answer to the draw offered after that many moves.
+    ComputerDrawAnswer(usize, bool),
 }
 
 /// A handle to a room's task.
@@ -218,6 +220,8 @@ struct RoomTask {
     events: broadcast::Sender<Arc<Frame>>,
     presence: watch::Sender<PresenceView>,
     computer_thinking: bool,
+    /// Whether the computer is judging a draw offered to it.
+    computer_judging_draw: bool,
     last_activity: Instant,
     inbox: mpsc::Sender<Message>,
     context: RoomContext,
@@ -303,6 +307,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         frames,
         events: broadcast::channel(256).0,
         computer_thinking: false,
+        computer_judging_draw: false,
         last_activity: Instant::now(),
         inbox: inbox.clone(),
         context,
@@ -338,6 +343,7 @@ impl RoomTask {
             }
             self.publish_presence();
             self.computer_turn();
+            self.computer_draw_answer();
         }
         // The registry starts the room again from the store when it is asked for.
         self.context.lobby.remove(self.id());
@@ -371,6 +377,18 @@ impl RoomTask {
                 let _ = reply.send(self.frames_after(since));
             }
             Message::Unwatch(seats, spectator) => self.unwatch(&seats, spectator).await,
+            Message::ComputerDrawAnswer(ply, accept) => {
+                self.computer_judging_draw = false;
+                match self
+                    .execute(Command::ComputerDrawAnswer { ply, accept })
+                    .await
+                {
+                    Ok(_) | Err(ApiError::Refused(Refusal::Stale)) => {}
+                    Err(err) => {
+                        tracing::error!(room = %self.id(), %err, "computer's draw answer not stored");
+                    }
+                }
+            }
             Message::ComputerMove(ply, choice) => {
                 self.computer_thinking = false;
                 if let Some(mv) = choice {
@@ -734,6 +752,31 @@ impl RoomTask {
         tokio::spawn(async move {
             let choice = computer.choose(game, level, deadline).await;
             let _ = inbox.send(Message::ComputerMove(ply, choice)).await;
+        });
+    }
+
+    /// Asks the computer to answer a draw offered to it, from its
+    /// evaluation of its own side ([`accepts_draw`](crate::computer::accepts_draw)).
+    fn computer_draw_answer(&mut self) {
+        if self.computer_judging_draw || !self.room.computer_to_answer_draw() {
+            return;
+        }
+        self.computer_judging_draw = true;
+        let game = self.room.game().clone();
+        let ply = game.ply();
+        // The offer is the person's: the computer plays the other side.
+        let computer_to_move = self
+            .room
+            .draw_offer()
+            .is_some_and(|offered| offered != game.side_to_move());
+        let level = self.room.setup().level;
+        let computer = self.context.computer.clone();
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let score = computer.evaluate(game, level).await;
+            let own = score.map(|score| if computer_to_move { score } else { -score });
+            let accept = own.is_some_and(crate::computer::accepts_draw);
+            let _ = inbox.send(Message::ComputerDrawAnswer(ply, accept)).await;
         });
     }
 }

@@ -279,6 +279,191 @@ fn an_away_player_is_taken_over_after_the_grace_period_and_comes_back() {
     assert_eq!(room.presence(Side::First), Presence::Here);
 }
 
+/// An online shogi room with 30 s per move and no main time, both seats taken at 0.
+fn playing_on_byoyomi() -> Room {
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    playing(Variant::Shogi, settings)
+}
+
+fn grace_of(events: &[Event]) -> Option<u64> {
+    events.iter().find_map(|event| match event.kind {
+        EventKind::Away { grace_ms, .. } => Some(grace_ms),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_player_who_leaves_short_of_time_is_taken_over_while_the_computer_can_still_move() {
+    // First leaves 15 s into a 30 s move: the 20 s grace period would end
+    // after the clock; it is cut to the 15 s left less the computer's 2 s.
+    let mut room = playing_on_byoyomi();
+    let away = run(&mut room, Command::Leave(Side::First), 15_000).unwrap();
+    assert_eq!(grace_of(&away), Some(13_000));
+    assert_eq!(room.next_deadline(), Some(28_000));
+    let taken = run(&mut room, Command::Tick, 28_000).unwrap();
+    assert!(matches!(
+        taken[..],
+        [Event {
+            kind: EventKind::Takeover { seat: Side::First },
+            ..
+        }]
+    ));
+    assert!(room.computer_to_move());
+    let mv = room.game().parse_move("7g7f").unwrap();
+    run(&mut room, Command::ComputerMove { ply: 0, mv }, 29_500).unwrap();
+    assert_eq!(room.status(), RoomStatus::Playing);
+
+    // Leaving on the opponent's turn: the whole next turn counts, 30 s.
+    let mut room = playing_on_byoyomi();
+    let away = run(&mut room, Command::Leave(Side::Second), 15_000).unwrap();
+    assert_eq!(grace_of(&away), Some(20_000));
+    let short = RoomSettings {
+        time_per_move: 10,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Shogi, short);
+    let away = run(&mut room, Command::Leave(Side::Second), 9_000).unwrap();
+    assert_eq!(grace_of(&away), Some(8_000));
+    // With less than the computer's margin left, it takes over at once.
+    let mut room = playing_on_byoyomi();
+    let away = run(&mut room, Command::Leave(Side::First), 29_000).unwrap();
+    assert_eq!(grace_of(&away), Some(0));
+    assert_eq!(room.next_deadline(), Some(29_000));
+    // Without a clock the grace period is the room's.
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    let away = run(&mut room, Command::Leave(Side::First), 15_000).unwrap();
+    assert_eq!(grace_of(&away), Some(20_000));
+}
+
+#[test]
+fn a_finished_game_shows_the_final_clocks_and_nobody_away() {
+    let connections = Connections {
+        seats: [0, 1],
+        spectators: 0,
+    };
+    let mut room = playing_on_byoyomi();
+    run(&mut room, Command::Leave(Side::First), 25_000).unwrap();
+    run(&mut room, Command::Tick, 28_000).unwrap();
+    let view = serde_json::to_value(room.view(&connections, 28_000)).unwrap();
+    assert_eq!(view["seats"]["first"]["taken_over"], true);
+    assert_eq!(view["clocks"]["final_left_ms"], serde_json::Value::Null);
+    // The computer's move never comes: First loses on time.
+    let end = run(&mut room, Command::Tick, 30_500).unwrap();
+    assert_eq!(end[0].kind.name(), "end");
+    let view = serde_json::to_value(room.view(&connections, 31_000)).unwrap();
+    assert_eq!(
+        view["clocks"]["final_left_ms"],
+        serde_json::json!({"first": 0, "second": 30_000})
+    );
+    assert_eq!(view["clocks"]["running"], serde_json::Value::Null);
+    for seat in ["first", "second"] {
+        assert_eq!(view["seats"][seat]["away"], false, "{seat}");
+        assert_eq!(view["seats"][seat]["taken_over"], false, "{seat}");
+    }
+    let presence = serde_json::to_value(room.presence_view(&connections)).unwrap();
+    assert_eq!(presence["seats"]["first"]["away"], false);
+
+    // A resignation keeps what the resigning side's turn left of its clock.
+    let mut room = playing_on_byoyomi();
+    run(&mut room, act(&[Side::First], play("7g7f")), 4_000).unwrap();
+    run(&mut room, act(&[Side::Second], Action::Resign), 10_000).unwrap();
+    let view = serde_json::to_value(room.view(&connections, 12_000)).unwrap();
+    assert_eq!(
+        view["clocks"]["final_left_ms"],
+        serde_json::json!({"first": 30_000, "second": 24_000})
+    );
+    // A new game runs the clocks again.
+    run(&mut room, act(&[Side::First], Action::Rematch), 13_000).unwrap();
+    run(&mut room, act(&[Side::Second], Action::Rematch), 13_000).unwrap();
+    let view = serde_json::to_value(room.view(&connections, 13_000)).unwrap();
+    assert_eq!(view["clocks"]["final_left_ms"], serde_json::Value::Null);
+
+    // An abandoned game: the clock stood still from when both were gone.
+    let mut room = playing_on_byoyomi();
+    run(&mut room, Command::Leave(Side::Second), 1_000).unwrap();
+    run(&mut room, Command::Leave(Side::First), 5_000).unwrap();
+    let end = run(&mut room, Command::Tick, 605_000).unwrap();
+    assert_eq!(end[0].kind.name(), "end");
+    assert_eq!(room.final_clocks(), Some([25_000, 30_000]));
+    // A room nobody joined never started its clocks.
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    let mut room = Room::new(setup(Variant::Shogi, Mode::Online, settings)).unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Tick, 3_600_000).unwrap();
+    assert_eq!(room.status(), RoomStatus::Finished);
+    assert_eq!(room.final_clocks(), None);
+}
+
+#[test]
+fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
+    let mut room = Room::new(setup(
+        Variant::Shogi,
+        Mode::Computer,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Join(joiner("computer", None, true)), 0).unwrap();
+    assert!(!room.computer_to_answer_draw());
+    let answer = |accept| Command::ComputerDrawAnswer { ply: 0, accept };
+    assert!(matches!(
+        room.decide(&answer(false), 1),
+        Err(Refusal::Stale)
+    ));
+    run(&mut room, act(&[Side::First], Action::Draw), 1_000).unwrap();
+    assert!(room.computer_to_answer_draw());
+    // An answer for another position is stale.
+    assert!(matches!(
+        room.decide(
+            &Command::ComputerDrawAnswer {
+                ply: 1,
+                accept: true
+            },
+            1_100
+        ),
+        Err(Refusal::Stale)
+    ));
+    let declined = run(&mut room, answer(false), 1_200).unwrap();
+    assert!(matches!(
+        declined[..],
+        [Event {
+            kind: EventKind::DrawDeclined { side: Side::Second },
+            ..
+        }]
+    ));
+    assert_eq!(room.draw_offer(), None);
+    assert_eq!(room.draw_declined(), Some(Side::Second));
+    assert!(!room.computer_to_answer_draw());
+    // A move clears the refusal; a new offer may be accepted.
+    run(&mut room, act(&[Side::First], play("7g7f")), 2_000).unwrap();
+    assert_eq!(room.draw_declined(), None);
+    run(&mut room, act(&[Side::First], Action::Draw), 2_100).unwrap();
+    let accepted = run(
+        &mut room,
+        Command::ComputerDrawAnswer {
+            ply: 1,
+            accept: true,
+        },
+        2_200,
+    )
+    .unwrap();
+    assert_eq!(accepted[0].kind.name(), "end");
+    assert_eq!(
+        room.game().outcome().map(|outcome| outcome.reason),
+        Some(rules::EndReason::Agreement)
+    );
+    // Between two people, nobody answers for the other.
+    let mut room = playing(Variant::Xiangqi, RoomSettings::default());
+    run(&mut room, act(&[Side::First], Action::Draw), 1_000).unwrap();
+    assert!(!room.computer_to_answer_draw());
+}
+
 #[test]
 fn recovery_starts_the_side_to_moves_turn_afresh() {
     let settings = RoomSettings {
@@ -357,6 +542,12 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
                 1 => Command::Tick,
                 _ => act(&[seat], Action::Rematch),
             },
+            RoomStatus::Playing if room.computer_to_answer_draw() && rng.random_bool(0.5) => {
+                Command::ComputerDrawAnswer {
+                    ply: room.game().ply(),
+                    accept: rng.random_bool(0.5),
+                }
+            }
             RoomStatus::Playing => {
                 let to_move = room.seat_of(room.game().side_to_move());
                 let legal = room.game().position().legal_moves();
@@ -488,6 +679,7 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "move",
         "computer move",
         "draw_offered",
+        "draw_declined",
         "end",
         "rematch_offered",
         "new_game",

@@ -87,6 +87,10 @@ pub struct RoomView {
     /// The side that offered a draw.
     #[schema(required = true, value_type = Option<SideName>)]
     pub draw_offer: Option<Side>,
+    /// The side that declined a draw since the last move (the computer, by
+    /// its evaluation).
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub draw_declined: Option<Side>,
     /// The seat that asked for a rematch.
     #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
@@ -154,6 +158,10 @@ pub struct ClocksView {
     /// Milliseconds the running side has left on this turn.
     #[schema(required = true)]
     pub remaining_ms: Option<u64>,
+    /// Each side's time left when the game ended: main time, or the time per
+    /// move once that was gone (0 for a loss on time); `null` while playing.
+    #[schema(required = true)]
+    pub final_left_ms: Option<PerSide<u64>>,
 }
 
 /// A taken seat.
@@ -171,7 +179,8 @@ pub struct SeatView {
     pub computer: bool,
     /// Whether the seat has an open connection.
     pub connected: bool,
-    /// Whether the player is gone (the computer plays for them, or will).
+    /// Whether the player is gone from the game being played (the computer
+    /// plays for them, or will); never once the game is over.
     pub away: bool,
     /// Whether the computer plays for them now.
     pub taken_over: bool,
@@ -204,7 +213,8 @@ pub enum PresenceType {
 pub struct SeatPresence {
     /// Whether the seat has an open connection.
     pub connected: bool,
-    /// Whether the player is gone (the computer plays for them, or will).
+    /// Whether the player is gone from the game being played (the computer
+    /// plays for them, or will); never once the game is over.
     pub away: bool,
 }
 
@@ -290,6 +300,7 @@ impl Room {
             clocks: self.clocks(now),
             seats: PerSide::by(|seat| self.seat_view(seat, connections)),
             draw_offer: self.draw_offer(),
+            draw_declined: self.draw_declined(),
             rematch_offer: self.rematch_offer(),
             spectators: connections.spectators,
             game: self.game_number(),
@@ -324,6 +335,9 @@ impl Room {
             running,
             remaining_ms: deadline
                 .map(|deadline| u64::try_from(deadline.saturating_sub(now)).unwrap_or(0)),
+            final_left_ms: self
+                .final_clocks()
+                .map(|[first, second]| PerSide { first, second }),
         })
     }
 
@@ -336,8 +350,8 @@ impl Room {
             name: taken.name.clone(),
             computer: taken.computer,
             connected: connections.seats[seat.index()] > 0,
-            away: presence != Presence::Here,
-            taken_over: matches!(presence, Presence::TakenOver { .. }),
+            away: self.away_in_play(seat),
+            taken_over: self.away_in_play(seat) && matches!(presence, Presence::TakenOver { .. }),
         })
     }
 
@@ -348,7 +362,7 @@ impl Room {
             seats: PerSide::by(|seat| {
                 self.seat(seat).map(|_| SeatPresence {
                     connected: connections.seats[seat.index()] > 0,
-                    away: self.presence(seat) != Presence::Here,
+                    away: self.away_in_play(seat),
                 })
             }),
             spectators: connections.spectators,
