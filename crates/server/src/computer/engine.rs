@@ -6,7 +6,7 @@ use std::time::Duration;
 use engine::{Decision, Engine, EngineOptions, Level, Limits};
 use rules::{AnyGame, AnyMove};
 
-use super::{ComputerPlayer, Thinking};
+use super::{ComputerPlayer, Evaluation, Thinking};
 
 /// The engine at the requested level, each search also bounded by a move
 /// time and by what the clock leaves.
@@ -108,6 +108,37 @@ impl ComputerPlayer for EnginePlayer {
             Decision::Resign | Decision::DeclareWin => first_legal,
         })
     }
+
+    /// A full-strength search (level 8, its table) of `move_time` on an
+    /// engine from the pool.
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+        if game.position().legal_moves().is_empty() {
+            return None;
+        }
+        let mut engine = self.take(game, Level::MAX, Level::MAX.hash_mb());
+        let result = engine.search(Limits {
+            move_time: Some(move_time),
+            ..Limits::default()
+        });
+        self.give_back(engine);
+        // The first iteration always completes, so a search with a legal
+        // move has a score.
+        let info = result.info?;
+        let best = match result.decision {
+            Decision::Move { best, .. } => Some(best),
+            Decision::Resign | Decision::DeclareWin => None,
+        };
+        let pv = match best {
+            Some(best) if info.pv.first() != Some(&best) => vec![best],
+            Some(_) => info.pv,
+            None => Vec::new(),
+        };
+        Some(Evaluation {
+            score: info.score,
+            best,
+            pv,
+        })
+    }
 }
 
 /// Options for a search of `game` at `level` on one thread with a table of `hash_mb`.
@@ -167,6 +198,31 @@ mod tests {
         .unwrap();
         assert_eq!(player.choose(&mate, 8, search), None);
         assert_eq!(player.choose(&mate, 8, Thinking::Quick), None);
+    }
+
+    #[test]
+    fn the_engine_player_sees_a_mate_in_one_and_the_move_that_gives_it() {
+        // Sente drops a gold on 5b: mate (the pawn on 5c guards it).
+        let game = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        let player = EnginePlayer::new(Duration::from_millis(300));
+        let seen = player
+            .evaluate(&game, Duration::from_millis(200))
+            .expect("a verdict");
+        assert_eq!(seen.score, engine::Score::Mate(1));
+        assert_eq!(seen.best.map(|mv| mv.to_string()).as_deref(), Some("G*5b"));
+        assert_eq!(seen.pv.first(), seen.best.as_ref());
+        let mated = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(player.evaluate(&mated, Duration::from_millis(50)), None);
     }
 
     #[tokio::test]
