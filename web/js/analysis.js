@@ -4,9 +4,9 @@
 // best move and principal variation for the position shown, and the marks
 // of the moves that lost the most (docs/web.md gives the thresholds).
 
-import { request } from "./api.js";
+import { ApiError, request } from "./api.js";
 import { el, svgEl } from "./dom.js";
-import { errorBox, showError } from "./errors.js";
+import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 import { moveSquares } from "./position.js";
 
@@ -200,9 +200,11 @@ export class AnalysisPanel {
       parts.push(progress);
     }
     if (analysis && analysis.plies.length > 0) parts.push(this.graph(analysis, shown), this.verdict(analysis, shown));
-    const error = errorBox();
-    showError(error, this.error);
-    parts.push(error);
+    // Its own alert: the page's `[data-error]` is one per page.
+    if (this.error) {
+      const text = this.error instanceof ApiError ? errorText(this.error) : String(this.error);
+      parts.push(el("p", { class: "message error", role: "alert", "data-analysis-error": "" }, text));
+    }
     this.box.replaceChildren(...parts);
   }
 
