@@ -195,7 +195,7 @@ pub(crate) async fn analysis(
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
         (status = 409, description = "game-not-over: the room's game is not finished.", body = ErrorBody),
         (status = 413, description = "The body is larger than the server accepts (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
-        (status = 422, description = "bad-request: the body is not a StartRoomAnalysis, or movetime_ms is refused.", body = ErrorBody),
+        (status = 422, description = "bad-request: the body is not a StartRoomAnalysis, movetime_ms is refused, or the game has more moves than an analysis takes (600).", body = ErrorBody),
         (status = 429, description = "too-many: this address, or the server, has as many analyses queued or running as allowed.", body = ErrorBody),
         (status = 500, description = status::INTERNAL, body = ErrorBody),
         (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
