@@ -68,9 +68,10 @@ impl Computer {
             Some(_) => thinking(deadline, Instant::now()),
             None => Thinking::Quick,
         };
+        // A permit given back unused (a quick move) still wakes the analyses.
         let permit = permit
-            .filter(|_| thinking != Thinking::Quick)
-            .map(|permit| Permit::new(permit, &self.freed));
+            .map(|permit| Permit::new(permit, &self.freed))
+            .filter(|_| thinking != Thinking::Quick);
         let player = Arc::clone(&self.player);
         tokio::task::spawn_blocking(move || {
             // The search keeps its permit until it ends, even if its room is gone.
