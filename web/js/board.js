@@ -24,6 +24,8 @@ import { HAND_ORDER, boardSize, rows } from "./position.js";
  * @property {string[]} lastMove the last move's squares
  * @property {string | null} check the square of a king in check
  * @property {number | null} reviewPly the ply shown when reviewing, null for the live position
+ * @property {string[] | null} [arrow] the squares of a move to draw as an arrow (an analysis's best
+ *   move): from and to, or only the target of a drop
  */
 
 /**
@@ -175,6 +177,7 @@ export class Board {
       for (const square of line) row.append(this.square(state, square));
       board.append(row);
     }
+    if (state.arrow) board.append(arrowSvg(state.arrow, display));
     board.addEventListener("keydown", (event) => this.key(event, display));
     wrap.append(board, ...this.coordinates(state, display));
     return wrap;
@@ -435,6 +438,44 @@ function xiangqiFileNumbers(orientation, squares) {
     for (const square of squares) bar.append(el("span", {}, numbers["abcdefghi".indexOf(square[0])]));
     return bar;
   });
+}
+
+/**
+ * An arrow over the board from the first square to the last (a ring on the
+ * target alone for a drop): `svg[data-best-arrow]`, naming its squares.
+ * @param {string[]} squares
+ * @param {string[][]} display the rows as drawn, top first
+ * @returns {SVGSVGElement}
+ */
+function arrowSvg(squares, display) {
+  const files = display[0].length;
+  const ranks = display.length;
+  /** @param {string} square @returns {[number, number]} the centre of its cell */
+  const centre = (square) => {
+    const row = display.findIndex((line) => line.includes(square));
+    return [display[row].indexOf(square) * 100 + 50, row * 100 + 50];
+  };
+  const svg = /** @type {SVGSVGElement} */ (svgEl("svg", {
+    class: "best-arrow",
+    "data-best-arrow": squares.join("-"),
+    viewBox: `0 0 ${files * 100} ${ranks * 100}`,
+    preserveAspectRatio: "none",
+    "aria-hidden": "true",
+  }));
+  const [x2, y2] = centre(squares[squares.length - 1]);
+  if (squares.length < 2) {
+    svg.append(svgEl("circle", { cx: x2, cy: y2, r: 38 }));
+    return svg;
+  }
+  const [x1, y1] = centre(squares[0]);
+  const length = Math.hypot(x2 - x1, y2 - y1);
+  // The shaft stops short of the centre so that the head ends there.
+  const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+  const [bx, by] = [x2 - ux * 36, y2 - uy * 36];
+  svg.append(svgEl("line", { x1, y1, x2: bx, y2: by }));
+  const head = [[x2, y2], [bx - uy * 22, by + ux * 22], [bx + uy * 22, by - ux * 22]];
+  svg.append(svgEl("polygon", { points: head.map((p) => p.join(",")).join(" ") }));
+  return svg;
 }
 
 /**

@@ -75,6 +75,9 @@ export function resultElement(variant, winner, reason) {
   );
 }
 
+/** How an analysed move's mark is written after it, as players annotate. */
+const MARK_SYMBOLS = /** @type {Record<string, string>} */ ({ inaccuracy: "?!", mistake: "?", blunder: "??" });
+
 /**
  * The move list box: a heading with the notation choice, the
  * `[data-move-list]` of `[data-ply]` buttons and the stepping buttons. The
@@ -142,8 +145,9 @@ export class MoveList {
    * @param {string[]} moves USI/ICCS
    * @param {string[] | null} texts the same moves as players write them
    * @param {number | null} reviewPly the ply shown, null for the last position
+   * @param {(string | null)[]} [marks] each move's analysis mark: inaccuracy, mistake, blunder or null
    */
-  render(moves, texts, reviewPly) {
+  render(moves, texts, reviewPly, marks = []) {
     // Drawing replaces the buttons: a focused list keeps the focus, on the move shown.
     const focused = this.list.contains(document.activeElement);
     this.length = moves.length;
@@ -151,12 +155,18 @@ export class MoveList {
     const items = moves.map((move, i) => {
       const li = el("li");
       const current = reviewPly === i + 1;
+      const mark = marks[i] ?? null;
       const button = el("button", {
         type: "button",
-        class: current ? "ply current" : "ply",
+        class: `ply${current ? " current" : ""}${mark ? ` ${mark}` : ""}`,
         "data-ply": i + 1,
+        "data-mark": mark ?? undefined,
         "aria-current": current ? "step" : undefined,
       }, texts?.[i] ?? move);
+      if (mark) {
+        button.append(el("span", { class: "mark", title: t(`analysis.${mark}`) }, MARK_SYMBOLS[mark] ?? ""));
+        button.setAttribute("aria-label", `${texts?.[i] ?? move}, ${t(`analysis.${mark}`)}`);
+      }
       button.addEventListener("click", () => this.handlers.onReview(i + 1));
       li.append(button);
       return li;

@@ -4,7 +4,8 @@
 // stepping through it, the result, and the record's comments on the move
 // shown. `/replay?room=<id>` opens a room's game.
 
-import { ApiError, importRecord, recordUrl } from "./api.js";
+import { AnalysisPanel } from "./analysis.js";
+import { ApiError, importRecord, recordUrl, request } from "./api.js";
 import { Board } from "./board.js";
 import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
@@ -59,6 +60,8 @@ class ReplayPage {
     this.moveList = null;
     /** @type {HTMLElement | null} the comments on the move shown */
     this.comments = null;
+    /** @type {AnalysisPanel | null} the game's analysis, once a game is read */
+    this.analysis = null;
   }
 
   /** Draws the page; opens a room's record when the address names one. */
@@ -105,6 +108,15 @@ class ReplayPage {
       this.game = await importRecord(record, query);
       this.reviewPly = this.game && this.game.moves.length > 0 ? 0 : null;
       this.error = null;
+      this.analysis?.stop();
+      const game = this.game;
+      this.analysis = game && new AnalysisPanel(game.variant, {
+        start: () => request("POST", "/analysis", {
+          body: { variant: game.variant, position: game.start, moves: game.moves },
+        }),
+        onReview: (ply) => this.review(ply),
+        onChange: () => this.render(),
+      });
     } catch (err) {
       this.game = null;
       this.error = err;
@@ -132,7 +144,9 @@ class ReplayPage {
       if (game.result.result) about.append(resultElement(game.variant, game.result.result, game.result.reason));
       const moves = el("div", { class: "panel moves" });
       this.comments = el("section", { class: "panel record-comments", "data-comments": "", "aria-label": t("replay.comments") });
-      side.append(about, moves, this.comments);
+      side.append(about, moves);
+      if (this.analysis) side.append(this.analysis.box);
+      side.append(this.comments);
       room.append(main, side);
       page.append(room);
       const none = () => false;
@@ -246,8 +260,12 @@ class ReplayPage {
       lastMove: plies > 0 ? moveSquares(game.moves[plies - 1]) : [],
       check: null,
       reviewPly: this.reviewPly,
+      arrow: this.analysis?.arrow(plies) ?? null,
     });
-    this.moveList?.render(game.moves, notationList(game.variant, game.notation), this.reviewPly);
+    const firstMover = positionAfter(game.variant, game.start, [], 0).sideToMove;
+    const marks = this.analysis?.marks(firstMover) ?? [];
+    this.moveList?.render(game.moves, notationList(game.variant, game.notation), this.reviewPly, marks);
+    this.analysis?.render(plies);
     this.renderComments(game, plies);
   }
 
@@ -273,5 +291,5 @@ class ReplayPage {
 export function renderReplay(container) {
   const page = new ReplayPage(container);
   page.start();
-  return { stop: () => {}, rerender: () => page.build() };
+  return { stop: () => page.analysis?.stop(), rerender: () => page.build() };
 }

@@ -7,11 +7,12 @@
 // `room/socket.js` feeds it from the socket, and the views under `room/` draw
 // it into the slots of `room/layout.js`.
 
+import { AnalysisPanel } from "./analysis.js";
 import { ApiError, act, getRoom, request } from "./api.js";
 import { el } from "./dom.js";
 import { errorBox, errorText, showError } from "./errors.js";
 import { t } from "./i18n.js";
-import { MoveList, notationList, reviewPlyFor } from "./moves.js";
+import { MoveList, notationList, positionAfter, reviewPlyFor } from "./moves.js";
 import { keepPlayerCredential, playerCredential, playerName, roomToken, setRoomToken } from "./storage.js";
 import { renderActions } from "./room/actions.js";
 import { eventText } from "./room/announce.js";
@@ -56,6 +57,10 @@ class RoomPage {
     this.play = null;
     /** @type {MoveList | null} */
     this.moveList = null;
+    /** @type {AnalysisPanel | null} the finished game's analysis */
+    this.analysis = null;
+    /** The number of the game `analysis` is of. */
+    this.analysedGame = 0;
     /** @type {import("./api.js").RoomSocket | null} */
     this.socket = null;
     /** @type {number | undefined} */
@@ -175,6 +180,7 @@ class RoomPage {
     this.play = new PlayBoard(slots.board, slots.promotion, state, {
       reviewPly: () => this.reviewPly,
       review: (ply) => this.review(ply),
+      arrow: (ply) => this.analysis?.arrow(ply) ?? null,
       play: (move) => this.send(move),
       refuse: () => {
         this.error = t("room.illegal");
@@ -202,13 +208,44 @@ class RoomPage {
     const room = state.room;
     // While the friend has not come, the invitation link is what matters most.
     slots.page.classList.toggle("waiting", room.status === "waiting");
+    this.placeAnalysis(slots);
     this.play?.render();
     renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state, this.reviewPly);
     renderStatus(slots.status, state, this.error, this.reviewPly);
     renderActions(slots.actions, state, (action) => this.act(action));
     renderInviteLabel(slots.share, state);
-    this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly);
+    const firstMover = positionAfter(room.variant, room.start, [], 0).sideToMove;
+    const marks = this.analysis?.marks(firstMover) ?? [];
+    this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly, marks);
+    this.analysis?.render(this.reviewPly ?? room.moves.length);
     this.tick();
+  }
+
+  /**
+   * Offers the analysis once the game is over (a game still played has none),
+   * below the moves.
+   * @param {RoomLayout} slots
+   */
+  placeAnalysis(slots) {
+    const room = this.state?.room;
+    if (!room) return;
+    if (room.status !== "finished") {
+      this.analysis?.stop();
+      this.analysis?.box.remove();
+      this.analysis = null;
+      return;
+    }
+    if (!this.analysis || this.analysedGame !== room.game) {
+      this.analysis?.stop();
+      this.analysis?.box.remove();
+      this.analysis = new AnalysisPanel(room.variant, {
+        start: () => request("POST", `/rooms/${encodeURIComponent(this.id)}/analysis`),
+        onReview: (ply) => this.review(ply),
+        onChange: () => this.render(),
+      });
+      this.analysedGame = room.game;
+    }
+    if (!slots.page.contains(this.analysis.box)) slots.moves.after(this.analysis.box);
   }
 
   /** Updates what changes by itself: clocks and away countdowns. */
@@ -251,6 +288,7 @@ class RoomPage {
 
   stop() {
     this.stopped = true;
+    this.analysis?.stop();
     this.socket?.close();
     window.clearInterval(this.ticker);
   }

@@ -29,7 +29,7 @@ use crate::openapi::status;
 use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
 use crate::room_settings::{RoomSettings, SettingsChoice};
 use crate::rooms::NewRoom;
-use crate::{AppState, openapi, records, ws};
+use crate::{AppState, analysis, openapi, records, ws};
 
 /// The routes under `/api/v1`, each registered with its OpenAPI description
 /// (the handler's `#[utoipa::path]`), and the document they make, served at
@@ -48,6 +48,9 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(ws::room_socket))
         .routes(routes!(record))
         .routes(routes!(rename_seat))
+        .routes(routes!(analysis::routes::room_analysis))
+        .routes(routes!(analysis::routes::start_analysis))
+        .routes(routes!(analysis::routes::analysis))
         .routes(routes!(records::import).layer(DefaultBodyLimit::max(records::MAX_RECORD_BYTES)))
         .routes(routes!(lobby))
         .routes(routes!(ws::lobby_socket))

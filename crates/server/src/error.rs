@@ -20,6 +20,22 @@ pub enum ApiError {
     /// No player with that id.
     #[error("no player with id '{0}'")]
     PlayerNotFound(String),
+    /// No analysis with that id (or it was forgotten).
+    #[error("no analysis with id '{0}'")]
+    AnalysisNotFound(String),
+    /// A room's game is analysed only once it is over.
+    #[error("the game is not over: analysis is for finished games")]
+    GameNotOver,
+    /// A move of a list cannot be played.
+    #[error("move {number} ({text}): {error}")]
+    BadMove {
+        /// Its place in the list, from 1.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// Why.
+        error: PlayError,
+    },
     /// The request needs a seat token and has none.
     #[error("this needs a seat token: send 'Authorization: Bearer <token>'")]
     MissingToken,
@@ -84,6 +100,12 @@ impl ApiError {
         match self {
             ApiError::RoomNotFound(_) => "room-not-found",
             ApiError::PlayerNotFound(_) => "player-not-found",
+            ApiError::AnalysisNotFound(_) => "analysis-not-found",
+            ApiError::GameNotOver => "game-not-over",
+            ApiError::BadMove { error, .. } => match error {
+                PlayError::Parse(_) => "bad-move-text",
+                PlayError::Illegal { reason, .. } => reason.code(),
+            },
             ApiError::MissingToken => "missing-token",
             ApiError::WrongToken => "wrong-token",
             ApiError::MissingCredential => "missing-credential",
@@ -109,7 +131,11 @@ impl ApiError {
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::RoomNotFound(_) | ApiError::PlayerNotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::RoomNotFound(_)
+            | ApiError::PlayerNotFound(_)
+            | ApiError::AnalysisNotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::GameNotOver => StatusCode::CONFLICT,
+            ApiError::BadMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MissingToken | ApiError::MissingCredential => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken | ApiError::WrongCredential => StatusCode::FORBIDDEN,
             ApiError::Refused(refusal) => match refusal {

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod analysis;
 mod api;
 mod computer;
 mod connections;
@@ -56,7 +57,9 @@ use tokio::sync::watch;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-pub use computer::{Computer, ComputerPlayer, EnginePlayer, FirstLegalMove, Thinking};
+pub use computer::{
+    Computer, ComputerPlayer, EnginePlayer, Evaluation, FirstLegalMove, Score, Thinking,
+};
 pub use error::{ApiError, ErrorBody};
 pub use event::{EventJson, EventKindJson};
 pub use lobby::{Lobby, LobbyView, OpenRoom};
@@ -147,6 +150,8 @@ pub struct AppState {
     sockets: connections::Live,
     /// The frame limits per seat token and per address.
     frame_limits: Arc<rate::FrameLimits>,
+    /// The analyses running and recently ended.
+    analyses: analysis::Analyses,
 }
 
 impl AppState {
@@ -162,9 +167,11 @@ impl AppState {
         let (shutdown, signal) = watch::channel(false);
         let frame_limits = Arc::new(rate::FrameLimits::new(&config));
         let config = Arc::new(config);
+        let computer = Computer::new(computer, config.engine_threads);
+        let analyses = analysis::Analyses::new(computer.clone(), store.clone());
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
-            computer: Computer::new(computer, config.engine_threads),
+            computer,
             config: config.clone(),
             lobby: Lobby::default(),
             shutdown: signal,
@@ -178,6 +185,7 @@ impl AppState {
             shutdown: Arc::new(shutdown),
             sockets: connections::Live::default(),
             frame_limits,
+            analyses,
         })
     }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::TestServer;
 use rules::{AnyGame, AnyMove};
 use serde_json::{Value, json};
-use server::{ComputerPlayer, Config, FirstLegalMove, Thinking};
+use server::{ComputerPlayer, Config, Evaluation, FirstLegalMove, Thinking};
 
 /// Plays the first legal move after a short think, counting how many think
 /// at once and keeping what each was allowed.
@@ -30,6 +30,10 @@ impl ComputerPlayer for Counting {
         std::thread::sleep(Duration::from_millis(20));
         self.running.fetch_sub(1, Ordering::SeqCst);
         FirstLegalMove.choose(game, level, thinking)
+    }
+
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+        FirstLegalMove.evaluate(game, move_time)
     }
 }
 

@@ -10,9 +10,11 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use common::{Client, TestServer};
+use common::{Client, Gated, TestServer};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 use server::Config;
@@ -299,12 +301,15 @@ const IMPASSE: &str = "4K4/9/9/9/9/9/9/9/4k4 b 2R2B4G4S4N4L18P 1";
 
 #[tokio::test]
 async fn every_route_answers_as_the_document_says() {
-    let server = TestServer::start().await;
+    // The computer plays the first legal move; analyses wait for the gate.
+    let gate = Arc::new(Gated::closed());
+    let server = TestServer::start_computer(Config::default(), gate.clone()).await;
     let contract = Contract::of(&server).await;
     rooms_in_every_state(&contract, &server).await;
     seat_actions_and_their_refusals(&contract, &server).await;
     events_records_and_sockets(&contract, &server).await;
     players_lobby_and_stats(&contract, &server).await;
+    analyses(&contract, &server, &gate).await;
     server.stop().await;
 
     // Limits: a body too large, and too many rooms from one device.
@@ -962,6 +967,128 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
 }
 
 /// 413 of every route with a JSON body, and 429.
+/// A local room whose game the first player mates at once: (id, path of its analysis).
+async fn mated_room(contract: &Contract, server: &TestServer, mate: bool) -> (String, String) {
+    let body = json!({"variant": "shogi", "mode": "local",
+                      "position": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"});
+    let (id, token) = create(contract, server, body).await;
+    if mate {
+        play(contract, server, &id, &token, "G*5b").await;
+    }
+    let path = format!("/rooms/{id}/analysis");
+    (id, path)
+}
+
+/// Analyses, standalone and of a room's game: queued, running, done and
+/// kept, and each refusal.
+async fn analyses(contract: &Contract, server: &TestServer, gate: &Gated) {
+    let (_, playing) = mated_room(contract, server, false).await;
+    contract
+        .expect(
+            server,
+            ("POST", &playing),
+            None,
+            None,
+            (409, Some("game-not-over")),
+        )
+        .await;
+    let (_, room) = mated_room(contract, server, true).await;
+    contract
+        .expect(
+            server,
+            ("POST", &room),
+            None,
+            Some(&json!({"movetime_ms": 0})),
+            (422, Some("bad-request")),
+        )
+        .await;
+    let started = contract
+        .expect(server, ("POST", &room), None, None, (202, None))
+        .await;
+    let of_room = format!("/analysis/{}", started["id"].as_str().unwrap());
+    let queued = contract
+        .expect(server, ("GET", &of_room), None, None, (200, None))
+        .await;
+    assert_eq!(queued["status"], "queued");
+    let body = json!({"variant": "xiangqi", "moves": ["h2e2"], "movetime_ms": 10});
+    let started = contract
+        .expect(
+            server,
+            ("POST", "/analysis"),
+            None,
+            Some(&body),
+            (202, None),
+        )
+        .await;
+    let standalone = format!("/analysis/{}", started["id"].as_str().unwrap());
+    // Two queued or running from this address: no third, on either route.
+    contract
+        .expect(
+            server,
+            ("POST", "/analysis"),
+            None,
+            Some(&body),
+            (429, Some("too-many")),
+        )
+        .await;
+    let (_, other_room) = mated_room(contract, server, true).await;
+    contract
+        .expect(
+            server,
+            ("POST", &other_room),
+            None,
+            None,
+            (429, Some("too-many")),
+        )
+        .await;
+    let illegal = json!({"variant": "xiangqi", "moves": ["h2e2", "h2e2"]});
+    contract
+        .expect(
+            server,
+            ("POST", "/analysis"),
+            None,
+            Some(&illegal),
+            (422, None),
+        )
+        .await;
+    gate.open.store(true, Ordering::SeqCst);
+    for path in [&of_room, &standalone] {
+        loop {
+            let analysis = contract
+                .expect(server, ("GET", path), None, None, (200, None))
+                .await;
+            if analysis["status"] == "done" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let kept = contract
+        .expect(server, ("POST", &room), None, None, (200, None))
+        .await;
+    assert_eq!(kept["status"], "done");
+    let nowhere = format!("/analysis/{}", "0".repeat(32));
+    contract
+        .expect(
+            server,
+            ("GET", &nowhere),
+            None,
+            None,
+            (404, Some("analysis-not-found")),
+        )
+        .await;
+    let no_room = format!("/rooms/{}/analysis", "0".repeat(32));
+    contract
+        .expect(
+            server,
+            ("POST", &no_room),
+            None,
+            None,
+            (404, Some("room-not-found")),
+        )
+        .await;
+}
+
 async fn limits(contract: &Contract, server: &TestServer) {
     let big = json!({"name": "x".repeat(2000)});
     contract
@@ -986,6 +1113,21 @@ async fn limits(contract: &Contract, server: &TestServer) {
     let join = format!("/rooms/{id}/join");
     let (status, _) = contract.call(server, "POST", &join, None, Some(&big)).await;
     assert_eq!(status, 413);
+    let analysis = format!("/rooms/{id}/analysis");
+    let (status, _) = contract
+        .call(server, "POST", &analysis, None, Some(&big))
+        .await;
+    assert_eq!(status, 413);
+    let long = json!({"variant": "shogi", "moves": vec!["7g7f"; 300]});
+    contract
+        .expect(
+            server,
+            ("POST", "/analysis"),
+            None,
+            Some(&long),
+            (413, Some("too-large")),
+        )
+        .await;
     let big_move = json!({"move": "x".repeat(2000)});
     let moves = format!("/rooms/{id}/moves");
     contract
@@ -1033,6 +1175,8 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         );
     }
     let routes: BTreeMap<String, Vec<String>> = [
+        ("/analysis", vec!["post"]),
+        ("/analysis/{id}", vec!["get"]),
         ("/lobby", vec!["get"]),
         ("/lobby/ws", vec!["get"]),
         ("/openapi.json", vec!["get"]),
@@ -1040,6 +1184,7 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/records", vec!["post"]),
         ("/rooms", vec!["post"]),
         ("/rooms/{id}", vec!["get"]),
+        ("/rooms/{id}/analysis", vec!["post"]),
         ("/rooms/{id}/draw", vec!["post"]),
         ("/rooms/{id}/events", vec!["get"]),
         ("/rooms/{id}/impasse", vec!["post"]),

@@ -1,4 +1,4 @@
-//! The browser's JSDoc types of the room (`web/js/room/types.js`) against the
+//! The browser's JSDoc types of the room and of analyses (`web/js/room/types.js`) against the
 //! OpenAPI document the server generates: each typedef the page reads a reply
 //! or a frame through must have the schema's properties, no others, with the
 //! same types, the same `null`s and the same string values. A field renamed,
@@ -438,6 +438,8 @@ async fn the_room_types_of_the_browser_are_the_schemas_of_the_server() {
         ("RoomEvent", &schemas["Event"]),
         ("PresenceFrame", &schemas["Presence"]),
         ("Joined", &schemas["Seated"]),
+        ("Analysis", &schemas["AnalysisView"]),
+        ("AnalysisStarted", &schemas["AnalysisStarted"]),
         (
             "WelcomeFrame",
             branch(&schemas["SocketFrame"], "welcome", &document),

@@ -13,8 +13,8 @@ use sqlx::sqlite::{
 };
 
 use crate::{
-    EventRecord, GameRecord, PlayerCounts, RatingRecord, Result, RoomRecord, SeatRecord, Store,
-    StoreError, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, RatingRecord, Result, RoomRecord,
+    SeatRecord, Store, StoreError, VariantCounts,
 };
 
 /// Opens the database `url` names (`sqlite://PATH` or `postgres://...`) and
@@ -359,6 +359,30 @@ macro_rules! store_impl {
                     .bind(player)
                     .fetch_one(&self.pool)
                     .await?)
+            }
+
+            async fn save_analysis(&self, analysis: &AnalysisRecord) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO analyses (room_id, game, plies, created_at) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(&analysis.room_id)
+                .bind(analysis.game)
+                .bind(&analysis.plies)
+                .bind(analysis.created_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn analysis(&self, room_id: &str, game: i64) -> Result<Option<AnalysisRecord>> {
+                Ok(sqlx::query_as(
+                    "SELECT room_id, game, plies, created_at FROM analyses \
+                     WHERE room_id = $1 AND game = $2",
+                )
+                .bind(room_id)
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?)
             }
         }
     };

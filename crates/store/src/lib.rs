@@ -1,5 +1,5 @@
-//! Koma's persistence: rooms, their seats and numbered events, finished games,
-//! players and ratings, behind one [`Store`] trait with two backends.
+//! Koma's persistence: rooms, their seats and numbered events, finished games
+//! and their analyses, players and ratings, behind one [`Store`] trait with two backends.
 //!
 //! - [`SqliteStore`]: the embedded default, one file in WAL mode, created if missing.
 //! - [`PostgresStore`]: for larger sites, chosen by a `postgres://` URL.
@@ -24,7 +24,8 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore, open};
 pub use records::{
-    EventRecord, GameRecord, PlayerCounts, RatingRecord, RoomRecord, SeatRecord, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, RatingRecord, RoomRecord, SeatRecord,
+    VariantCounts,
 };
 pub use secret::digest;
 
@@ -181,4 +182,17 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// [`StoreError::NotFound`]; database failures.
     async fn player_name(&self, player: &str) -> Result<String>;
+
+    /// Keeps the analysis of a game of a room.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if that game's analysis is kept already;
+    /// database failures.
+    async fn save_analysis(&self, analysis: &AnalysisRecord) -> Result<()>;
+
+    /// The kept analysis of game `game` of a room, if there is one.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn analysis(&self, room_id: &str, game: i64) -> Result<Option<AnalysisRecord>>;
 }

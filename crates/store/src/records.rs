@@ -113,3 +113,16 @@ pub struct PlayerCounts {
     /// Drawn games.
     pub draws: i64,
 }
+
+/// The engine's analysis of a finished game, one per game of a room.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct AnalysisRecord {
+    /// The room the game was played in.
+    pub room_id: String,
+    /// Which game of the room: 1, 2 ... (rematches).
+    pub game: i64,
+    /// Every position's verdict as the server's JSON text.
+    pub plies: String,
+    /// When it was made, in unix milliseconds.
+    pub created_at: i64,
+}

@@ -8,7 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use store::{EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store, StoreError};
+use store::{
+    AnalysisRecord, EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store,
+    StoreError,
+};
 
 fn unique(prefix: &str) -> String {
     // Parallel tests may read the same clock value: the counter keeps them apart.
@@ -237,6 +240,36 @@ async fn players(store: &dyn Store) {
     ));
 }
 
+async fn analyses(store: &dyn Store) {
+    let id = unique("room");
+    create(store, &room(&id, &unique("device"), 1_000))
+        .await
+        .unwrap();
+    assert_eq!(store.analysis(&id, 1).await.unwrap(), None);
+    let first = AnalysisRecord {
+        room_id: id.clone(),
+        game: 1,
+        plies: r#"[{"ply":0,"score":{"cp":30},"best":"7g7f","pv":["7g7f"]}]"#.to_owned(),
+        created_at: 2_000,
+    };
+    store.save_analysis(&first).await.unwrap();
+    assert_eq!(store.analysis(&id, 1).await.unwrap(), Some(first.clone()));
+    // One per game: the rematch's is its own, and a game's is kept once.
+    assert_eq!(store.analysis(&id, 2).await.unwrap(), None);
+    let rematch = AnalysisRecord {
+        game: 2,
+        plies: "[]".to_owned(),
+        ..first.clone()
+    };
+    store.save_analysis(&rematch).await.unwrap();
+    assert_eq!(store.analysis(&id, 2).await.unwrap(), Some(rematch));
+    assert!(matches!(
+        store.save_analysis(&first).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(store.analysis(&id, 1).await.unwrap(), Some(first));
+}
+
 /// 150 simultaneous creations from one device with a limit of 100: exactly
 /// 100 rooms, whatever the interleaving.
 async fn room_limit_holds_under_concurrency(store: Arc<dyn Store>) {
@@ -286,6 +319,7 @@ async fn conformance(store: Arc<dyn Store>) {
     event_log(&*store).await;
     games_counts_and_ratings(&*store).await;
     players(&*store).await;
+    analyses(&*store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -17,6 +17,7 @@ import { PromotionDialog } from "./promotion.js";
  * @typedef {object} PlayHandlers
  * @property {() => number | null} reviewPly the ply under review, null for the live position
  * @property {(ply: number | null) => void} review show another ply (null: the live position)
+ * @property {(ply: number) => string[] | null} arrow the squares of the analysis's best move after that many moves
  * @property {(move: string) => void} play play a move (USI/ICCS)
  * @property {() => void} refuse say the move tried is illegal
  */
@@ -72,6 +73,7 @@ export class PlayBoard {
       lastMove: plies > 0 ? moveSquares(room.moves[plies - 1]) : [],
       check,
       reviewPly: review,
+      arrow: this.page.arrow(plies),
     });
   }
 

@@ -10,6 +10,9 @@
 // exists: Room, Settings, Seat, Clocks, Result, Notation, Side, Variant, Mode,
 // Status; `RoomEvent` is `Event`, `PresenceFrame` is `Presence`, `Joined` is
 // `Seated`, and `WelcomeFrame` and `PongFrame` are branches of `SocketFrame`.
+// An analysis (`GET /api/v1/analysis/{id}`, crates/server/src/analysis/view.rs)
+// is here too: `Analysis` is `AnalysisView`, `AnalysedPly` is `PlyView`,
+// `Score` is `ScoreView`.
 
 /** @typedef {"first" | "second"} Side a side of the game (Sente/Gote, Red/Black) */
 /**
@@ -112,6 +115,24 @@
  * @property {number} game the game's number in the room, from 1
  * @property {number} last_seq the last event's seq, 0 before any
  */
+
+/**
+ * A score from the first player's view: centipawns, or mate in N plies (N > 0:
+ * the first player mates; 0 where the game is over with a winner).
+ * @typedef {{ cp: number } | { mate: number }} Score
+ */
+
+/**
+ * One position's verdict: no `best` where the game is over, and `result` only there.
+ * @typedef {{ ply: number, score: Score, best?: string, pv: string[], result?: "first" | "second" | "draw" }} AnalysedPly
+ */
+
+/**
+ * An analysis as it stands: the positions analysed so far, from the start.
+ * @typedef {{ status: "queued" | "running" | "done" | "failed", positions: number, plies: AnalysedPly[] }} Analysis
+ */
+
+/** @typedef {{ id: string }} AnalysisStarted the answer to starting an analysis */
 
 /**
  * The answer of `POST /api/v1/rooms/{id}/join`.

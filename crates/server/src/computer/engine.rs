@@ -11,6 +11,7 @@ use super::{ComputerPlayer, MATE_CP, Thinking};
 /// The longest search behind the answer to a draw offer: the player waits
 /// for it, and a short search already tells a lost position from a level one.
 const EVALUATION_TIME: Duration = Duration::from_millis(500);
+use super::{ComputerPlayer, Evaluation, Thinking};
 
 /// The engine at the requested level, each search also bounded by a move
 /// time and by what the clock leaves.
@@ -113,7 +114,7 @@ impl ComputerPlayer for EnginePlayer {
         })
     }
 
-    fn evaluate(&self, game: &AnyGame, level: u8) -> Option<i32> {
+    fn judge_draw(&self, game: &AnyGame, level: u8) -> Option<i32> {
         if game.position().legal_moves().is_empty() {
             return None;
         }
@@ -128,6 +129,34 @@ impl ComputerPlayer for EnginePlayer {
             Score::Cp(cp) => cp,
             Score::Mate(plies) if plies > 0 => MATE_CP,
             Score::Mate(_) => -MATE_CP,
+    /// A full-strength search (level 8, its table) of `move_time` on an
+    /// engine from the pool.
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+        if game.position().legal_moves().is_empty() {
+            return None;
+        }
+        let mut engine = self.take(game, Level::MAX, Level::MAX.hash_mb());
+        let result = engine.search(Limits {
+            move_time: Some(move_time),
+            ..Limits::default()
+        });
+        self.give_back(engine);
+        // The first iteration always completes, so a search with a legal
+        // move has a score.
+        let info = result.info?;
+        let best = match result.decision {
+            Decision::Move { best, .. } => Some(best),
+            Decision::Resign | Decision::DeclareWin => None,
+        };
+        let pv = match best {
+            Some(best) if info.pv.first() != Some(&best) => vec![best],
+            Some(_) => info.pv,
+            None => Vec::new(),
+        };
+        Some(Evaluation {
+            score: info.score,
+            best,
+            pv,
         })
     }
 }
@@ -196,7 +225,7 @@ mod tests {
         let player = EnginePlayer::new(Duration::from_millis(300));
         let own_side = |sfen: &str| {
             let game = AnyGame::new(Variant::Shogi, Some(sfen), &Settings::default()).unwrap();
-            player.evaluate(&game, 4).expect("a legal move")
+            player.judge_draw(&game, 4).expect("a legal move")
         };
         // Sente to move with a rook and a bishop against a bare king: it
         // declines; Gote, to move with only its king, accepts.
@@ -206,7 +235,7 @@ mod tests {
         assert!(crate::computer::accepts_draw(behind), "behind: {behind}");
         // From the start, level: it plays on.
         let start = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
-        let level = player.evaluate(&start, 4).expect("a legal move");
+        let level = player.judge_draw(&start, 4).expect("a legal move");
         assert!(!crate::computer::accepts_draw(level), "start: {level}");
         let mate = AnyGame::new(
             Variant::Shogi,
@@ -214,7 +243,32 @@ mod tests {
             &Settings::default(),
         )
         .unwrap();
-        assert_eq!(player.evaluate(&mate, 4), None);
+        assert_eq!(player.judge_draw(&mate, 4), None);
+    }
+
+    #[test]
+    fn the_engine_player_sees_a_mate_in_one_and_the_move_that_gives_it() {
+        // Sente drops a gold on 5b: mate (the pawn on 5c guards it).
+        let game = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        let player = EnginePlayer::new(Duration::from_millis(300));
+        let seen = player
+            .evaluate(&game, Duration::from_millis(200))
+            .expect("a verdict");
+        assert_eq!(seen.score, engine::Score::Mate(1));
+        assert_eq!(seen.best.map(|mv| mv.to_string()).as_deref(), Some("G*5b"));
+        assert_eq!(seen.pv.first(), seen.best.as_ref());
+        let mated = AnyGame::new(
+            Variant::Shogi,
+            Some("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(player.evaluate(&mated, Duration::from_millis(50)), None);
     }
 
     #[tokio::test]

@@ -6,13 +6,15 @@
 //! it only through the [`Computer`] queue, which lets `--engine-threads`
 //! searches run at once, serves the others first asked, first served, and
 //! tells each how long the side's clock leaves it to think, the wait
-//! included.
+//! included. Analyses ([`Computer::evaluate`]) share the same searches but
+//! take one only when no game waits for it.
 
 mod engine;
 mod queue;
 
 use std::time::Duration;
 
+pub use ::engine::Score;
 use rules::{AnyGame, AnyMove};
 
 pub use self::engine::EnginePlayer;
@@ -42,9 +44,24 @@ pub trait ComputerPlayer: Send + Sync + 'static {
     /// is ±[`MATE_CP`]), from a short search at `level`; `None` when it has
     /// no legal move. Without a judgement of its own, every position is
     /// level, so a player declines every draw.
-    fn evaluate(&self, game: &AnyGame, _level: u8) -> Option<i32> {
+    fn judge_draw(&self, game: &AnyGame, _level: u8) -> Option<i32> {
         (!game.position().legal_moves().is_empty()).then_some(0)
     }
+    /// The full-strength verdict on the position of `game`, searched for
+    /// `move_time`; `None` when the side to move has no legal move. Called
+    /// on a blocking thread, as `choose`.
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation>;
+}
+
+/// What a search thinks of a position.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Evaluation {
+    /// The score from the side to move's view.
+    pub score: Score,
+    /// The best move, unless the side to move should declare an impasse win instead.
+    pub best: Option<AnyMove>,
+    /// The principal variation, from `best` on (empty without one).
+    pub pv: Vec<AnyMove>,
 }
 
 /// How long a [`ComputerPlayer`] may think about one move.
@@ -73,6 +90,23 @@ impl ComputerPlayer for FirstLegalMove {
             .into_iter()
             .min_by_key(ToString::to_string)
     }
+
+    /// An even score and the move it would play, so tests of analyses can
+    /// predict every entry.
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+        let best = self.choose(
+            game,
+            8,
+            Thinking::Search {
+                within: Some(move_time),
+            },
+        )?;
+        Some(Evaluation {
+            score: Score::Cp(0),
+            best: Some(best),
+            pv: vec![best],
+        })
+    }
 }
 
 #[cfg(test)]
@@ -98,5 +132,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(first(&mate), None);
+        let even = FirstLegalMove
+            .evaluate(&game, Duration::from_millis(1))
+            .unwrap();
+        assert_eq!(even.score, Score::Cp(0));
+        assert_eq!(even.best.map(|mv| mv.to_string()).as_deref(), Some("a0a1"));
+        assert_eq!(
+            FirstLegalMove.evaluate(&mate, Duration::from_millis(1)),
+            None
+        );
     }
 }

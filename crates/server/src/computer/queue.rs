@@ -1,16 +1,19 @@
 //! The queue in front of the computer: at most `--engine-threads` searches
 //! at once, the others served first asked, first served, and none kept
-//! waiting past the time its clock leaves.
+//! waiting past the time its clock leaves. Analyses use the same searches
+//! but always yield: one takes a search only when no game waits, and only
+//! for one position, so a game that comes to the queue waits for at most
+//! one position's search.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rules::{AnyGame, AnyMove};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
-use super::{ComputerPlayer, Thinking};
+use super::{ComputerPlayer, Evaluation, Thinking};
 
 /// Time kept back from the side's clock for storing and sending the move.
 const ANSWER_MARGIN: Duration = Duration::from_millis(100);
@@ -31,8 +34,11 @@ pub struct Computer {
     /// One permit per search that may run at once. Tokio's semaphore hands
     /// permits out in the order they were asked for.
     searches: Arc<Semaphore>,
-    /// Requests waiting for a permit.
+    /// Games waiting for a permit.
     waiting: Arc<AtomicUsize>,
+    /// Told whenever a permit is given back or a game stops waiting: what
+    /// analyses wait for.
+    freed: Arc<Notify>,
 }
 
 impl Computer {
@@ -42,6 +48,7 @@ impl Computer {
             player,
             searches: Arc::new(Semaphore::new(at_once.max(1))),
             waiting: Arc::default(),
+            freed: Arc::default(),
         }
     }
 
@@ -61,7 +68,10 @@ impl Computer {
             Some(_) => thinking(deadline, Instant::now()),
             None => Thinking::Quick,
         };
-        let permit = permit.filter(|_| thinking != Thinking::Quick);
+        // A permit given back unused (a quick move) still wakes the analyses.
+        let permit = permit
+            .map(|permit| Permit::new(permit, &self.freed))
+            .filter(|_| thinking != Thinking::Quick);
         let player = Arc::clone(&self.player);
         tokio::task::spawn_blocking(move || {
             // The search keeps its permit until it ends, even if its room is gone.
@@ -74,20 +84,49 @@ impl Computer {
 
     /// How good `game` is for its side to move, in centipawns, from a short
     /// search at `level` that waits its turn in the same queue as the moves.
-    pub async fn evaluate(&self, game: AnyGame, level: u8) -> Option<i32> {
+    pub async fn judge_draw(&self, game: AnyGame, level: u8) -> Option<i32> {
         let permit = self.turn(None).await;
         let player = Arc::clone(&self.player);
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            player.evaluate(&game, level)
+            player.judge_draw(&game, level)
+    /// The verdict on the position of `game` after a search of
+    /// `move_time` (see [`ComputerPlayer::evaluate`]): one position of an
+    /// analysis. Waits until a search is free and no game waits for one.
+    pub async fn evaluate(&self, game: AnyGame, move_time: Duration) -> Option<Evaluation> {
+        let permit = self.spare_turn().await;
+        let player = Arc::clone(&self.player);
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            player.evaluate(&game, move_time)
         })
         .await
         .unwrap_or(None)
     }
 
-    /// Requests waiting for a search now.
+    /// Games waiting for a search now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// A permit no game is waiting for: taken only while none waits, so a
+    /// game never queues behind an analysis.
+    async fn spare_turn(&self) -> Permit {
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            // Registered before looking, so a permit given back between
+            // the look and the wait still wakes this one.
+            freed.as_mut().enable();
+            if self.waiting() == 0 {
+                // Tokio hands a given-back permit to a waiter first, so this
+                // never takes one a game is queued for.
+                if let Ok(permit) = Arc::clone(&self.searches).try_acquire_owned() {
+                    return Permit::new(permit, &self.freed);
+                }
+            }
+            freed.await;
+        }
     }
 
     /// Waits in line for a search permit, but only until a search could no
@@ -102,7 +141,7 @@ impl Computer {
         if give_up.is_some_and(|give_up| give_up <= now) {
             return None;
         }
-        let _waiting = Waiting::new(&self.waiting);
+        let _waiting = Waiting::new(&self.waiting, &self.freed);
         if self.searches.available_permits() == 0 {
             tracing::debug!(waiting = self.waiting(), "computer search waits its turn");
         }
@@ -116,19 +155,48 @@ impl Computer {
     }
 }
 
-/// Counts a request as waiting for as long as it lives.
-struct Waiting<'a>(&'a AtomicUsize);
+/// Counts a game as waiting for as long as it lives; tells the analyses
+/// when it stops.
+struct Waiting<'a> {
+    count: &'a AtomicUsize,
+    freed: &'a Notify,
+}
 
 impl<'a> Waiting<'a> {
-    fn new(count: &'a AtomicUsize) -> Waiting<'a> {
+    fn new(count: &'a AtomicUsize, freed: &'a Notify) -> Waiting<'a> {
         count.fetch_add(1, Ordering::Relaxed);
-        Waiting(count)
+        Waiting { count, freed }
     }
 }
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.count.fetch_sub(1, Ordering::Relaxed);
+        self.freed.notify_waiters();
+    }
+}
+
+/// A search permit that tells the waiting analyses when it is given back.
+struct Permit {
+    /// Always `Some` until dropped.
+    permit: Option<OwnedSemaphorePermit>,
+    freed: Arc<Notify>,
+}
+
+impl Permit {
+    fn new(permit: OwnedSemaphorePermit, freed: &Arc<Notify>) -> Permit {
+        Permit {
+            permit: Some(permit),
+            freed: Arc::clone(freed),
+        }
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        // Given back first, so the analyses woken find it free.
+        drop(self.permit.take());
+        self.freed.notify_waiters();
     }
 }
 
@@ -165,6 +233,15 @@ mod tests {
         most_at_once: AtomicUsize,
         /// The ply of each game asked about, with the thinking allowed, in order.
         asked: Mutex<Vec<(usize, Thinking)>>,
+        /// Every search in the order it started: a game's move or an
+        /// analysis's position, and its ply.
+        started: Mutex<Vec<(Search, usize)>>,
+    }
+
+    #[derive(Clone, Copy, Debug, Eq, PartialEq)]
+    enum Search {
+        Game,
+        Analysis,
     }
 
     impl Recorder {
@@ -177,25 +254,40 @@ mod tests {
         fn asked(&self) -> Vec<(usize, Thinking)> {
             self.asked.lock().unwrap().clone()
         }
+
+        fn started(&self) -> Vec<(Search, usize)> {
+            self.started.lock().unwrap().clone()
+        }
+
+        /// Counts a search of `game` as running until the recorder opens.
+        fn search(&self, search: Search, game: &AnyGame) {
+            let running = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most_at_once.fetch_max(running, Ordering::SeqCst);
+            self.started.lock().unwrap().push((search, game.ply()));
+            // A search takes a while, so that overlapping ones would meet.
+            std::thread::sleep(Duration::from_millis(5));
+            // Opened by the test; a failed test never opens it, so the
+            // search gives up in time for the runtime to shut down.
+            let given_up = std::time::Instant::now() + Duration::from_secs(40);
+            while !self.open.load(Ordering::SeqCst) && std::time::Instant::now() < given_up {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.running.fetch_sub(1, Ordering::SeqCst);
+        }
     }
 
     impl ComputerPlayer for Recorder {
         fn choose(&self, game: &AnyGame, level: u8, thinking: Thinking) -> Option<AnyMove> {
-            let running = self.running.fetch_add(1, Ordering::SeqCst) + 1;
-            self.most_at_once.fetch_max(running, Ordering::SeqCst);
             self.asked.lock().unwrap().push((game.ply(), thinking));
             if thinking != Thinking::Quick {
-                // A search takes a while, so that overlapping ones would meet.
-                std::thread::sleep(Duration::from_millis(5));
-                // Opened by the test; a failed test never opens it, so the
-                // search gives up in time for the runtime to shut down.
-                let given_up = std::time::Instant::now() + Duration::from_secs(40);
-                while !self.open.load(Ordering::SeqCst) && std::time::Instant::now() < given_up {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                self.search(Search::Game, game);
             }
-            self.running.fetch_sub(1, Ordering::SeqCst);
             FirstLegalMove.choose(game, level, thinking)
+        }
+
+        fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+            self.search(Search::Analysis, game);
+            FirstLegalMove.evaluate(game, move_time)
         }
     }
 
@@ -324,6 +416,65 @@ mod tests {
         recorder.open.store(true, Ordering::SeqCst);
         let (game, mv) = busy.await.unwrap();
         assert!(is_legal(&game, mv));
+    }
+
+    /// Asks `computer` to evaluate `game` on a task of its own.
+    fn evaluate(computer: &Computer, game: AnyGame) -> tokio::task::JoinHandle<Option<Evaluation>> {
+        let computer = computer.clone();
+        tokio::spawn(async move { computer.evaluate(game, Duration::from_millis(1)).await })
+    }
+
+    #[tokio::test]
+    async fn a_game_that_comes_to_the_queue_after_an_analysis_still_searches_first() {
+        let recorder = Arc::new(Recorder::default());
+        let computer = Computer::new(recorder.clone(), 1);
+        let busy = ask(&computer, game_at(0), None);
+        until_started(&recorder, 1).await;
+        // The analysis asks first, the game second, while the one search is busy.
+        let analysis = evaluate(&computer, game_at(1));
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        let game = ask(&computer, game_at(2), None);
+        until_waiting(&computer, 1).await;
+        recorder.open.store(true, Ordering::SeqCst);
+        for asked in [busy, game] {
+            let (game, mv) = asked.await.unwrap();
+            assert!(is_legal(&game, mv));
+        }
+        assert!(analysis.await.unwrap().is_some());
+        assert_eq!(
+            recorder.started(),
+            [(Search::Game, 0), (Search::Game, 2), (Search::Analysis, 1)]
+        );
+        assert_eq!(recorder.most_at_once.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn an_analysis_takes_a_search_no_game_needs_at_once() {
+        let recorder = Arc::new(Recorder::default());
+        let computer = Computer::new(recorder.clone(), 2);
+        let busy = ask(&computer, game_at(0), None);
+        until_started(&recorder, 1).await;
+        let analysis = evaluate(&computer, game_at(1));
+        until_started(&recorder, 2).await;
+        assert_eq!(recorder.started()[1], (Search::Analysis, 1));
+        recorder.open.store(true, Ordering::SeqCst);
+        assert!(analysis.await.unwrap().is_some());
+        let (game, mv) = busy.await.unwrap();
+        assert!(is_legal(&game, mv));
+    }
+
+    /// Yields until `recorder` has started `count` searches.
+    async fn until_started(recorder: &Recorder, count: usize) {
+        let started = async {
+            while recorder.started().len() < count {
+                tokio::task::yield_now().await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), started)
+            .await
+            .expect("the search starts");
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rules::{AnyMove, Side, Variant};
+use rules::{AnyGame, AnyMove, Side, Variant};
 use store::{EventRecord, RatingRecord, RoomRecord, SeatRecord, Store};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
@@ -59,6 +59,7 @@ type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 enum Message {
     View(oneshot::Sender<RoomView>),
     Record(oneshot::Sender<notation::Record>),
+    Game(oneshot::Sender<PlayedGame>),
     Join(Joiner, Option<String>, Reply<(Side, String)>),
     Act(Option<String>, Action, Reply<ActReply>),
     Watch(u64, Option<String>, bool, Reply<Watch>),
@@ -112,6 +113,14 @@ impl RoomHandle {
     /// [`ApiError::ShuttingDown`] when the room's task is gone.
     pub async fn record(&self) -> Result<notation::Record, ApiError> {
         self.ask(Message::Record).await
+    }
+
+    /// The room's current game, for an analysis.
+    ///
+    /// # Errors
+    /// [`ApiError::ShuttingDown`] when the room's task is gone.
+    pub async fn game(&self) -> Result<PlayedGame, ApiError> {
+        self.ask(Message::Game).await
     }
 
     /// Takes a seat, with `token` (a local room's second seat shares the
@@ -185,6 +194,17 @@ impl RoomHandle {
             tokio::spawn(async move { inbox.send(Message::Unwatch(seats, spectator)).await });
         }
     }
+}
+
+/// A room's current game as it stands.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The game: its start, moves and, once over, outcome.
+    pub game: AnyGame,
+    /// Which game of the room: 1, 2 ... (rematches).
+    pub number: u32,
+    /// Whether it changes ratings.
+    pub rated: bool,
 }
 
 /// What a room's task needs from the server.
@@ -360,6 +380,13 @@ impl RoomTask {
             }
             Message::Record(reply) => {
                 let _ = reply.send(records::room_record(&self.room));
+            }
+            Message::Game(reply) => {
+                let _ = reply.send(PlayedGame {
+                    game: self.room.game().clone(),
+                    number: self.room.game_number(),
+                    rated: self.room.setup().settings.rated,
+                });
             }
             Message::Join(joiner, token, reply) => {
                 let _ = reply.send(self.join(joiner, token).await);
@@ -773,7 +800,7 @@ impl RoomTask {
         let computer = self.context.computer.clone();
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
-            let score = computer.evaluate(game, level).await;
+            let score = computer.judge_draw(game, level).await;
             let own = score.map(|score| if computer_to_move { score } else { -score });
             let accept = own.is_some_and(crate::computer::accepts_draw);
             let _ = inbox.send(Message::ComputerDrawAnswer(ply, accept)).await;

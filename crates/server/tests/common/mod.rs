@@ -9,12 +9,13 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
+use rules::{AnyGame, AnyMove};
 use serde_json::{Value, json};
-use server::{AppState, ComputerPlayer, Config, FirstLegalMove};
+use server::{AppState, ComputerPlayer, Config, Evaluation, FirstLegalMove, Thinking};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -45,6 +46,45 @@ pub fn remove_sqlite(url: &str) {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{path}{suffix}"));
         }
+    }
+}
+
+/// Plays the first legal move; evaluates each position as `FirstLegalMove`
+/// does, but only once the gate opens (or after `delay` when there is none).
+#[derive(Default)]
+pub struct Gated {
+    pub open: AtomicBool,
+    delay: Option<Duration>,
+}
+
+impl Gated {
+    pub fn closed() -> Gated {
+        Gated::default()
+    }
+
+    pub fn slow(delay: Duration) -> Gated {
+        Gated {
+            open: AtomicBool::new(true),
+            delay: Some(delay),
+        }
+    }
+}
+
+impl ComputerPlayer for Gated {
+    fn choose(&self, game: &AnyGame, level: u8, thinking: Thinking) -> Option<AnyMove> {
+        FirstLegalMove.choose(game, level, thinking)
+    }
+
+    fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {
+        if let Some(delay) = self.delay {
+            std::thread::sleep(delay);
+        }
+        // A failed test never opens the gate: give up in time for the runtime to stop.
+        let given_up = std::time::Instant::now() + Duration::from_secs(40);
+        while !self.open.load(Ordering::SeqCst) && std::time::Instant::now() < given_up {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        FirstLegalMove.evaluate(game, move_time)
     }
 }
 
@@ -82,7 +122,7 @@ impl TestServer {
         TestServer::start_full(url, config, Arc::new(FirstLegalMove)).await
     }
 
-    async fn start_full(
+    pub async fn start_full(
         url: &str,
         config: Config,
         computer: Arc<dyn ComputerPlayer>,
