@@ -44,6 +44,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(draw))
         .routes(routes!(impasse))
         .routes(routes!(rematch))
+        .routes(routes!(takeback))
+        .routes(routes!(decline_takeback))
         .routes(routes!(events))
         .routes(routes!(ws::room_socket))
         .routes(routes!(record))
@@ -558,6 +560,60 @@ async fn rematch(
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Rematch).await
+}
+
+/// Take back a move.
+///
+/// In local rooms the last move, against the computer the player's last move and its reply (on the player's
+/// turn); online this asks the opponent, and asking when the opponent asked accepts. Refused with 409
+/// no-takeback in rated rooms and before the player's first move.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/takeback",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Offered, or agreed with the moves left.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "not-playing, not-your-turn (the computer is thinking) or no-takeback.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn takeback(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::Takeback).await
+}
+
+/// Decline the opponent's asking to take back a move.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/takeback/decline",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Declined.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "not-playing, or no-takeback: nothing was asked of this seat.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn decline_takeback(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::DeclineTakeback).await
 }
 
 /// `?since=N&follow=true&token=T` of the events stream and the WebSocket.

@@ -96,6 +96,7 @@ impl ApiError {
                 Refusal::Move(PlayError::Parse(_)) => "bad-move-text",
                 Refusal::Move(PlayError::Illegal { reason, .. }) => reason.code(),
                 Refusal::Impasse(_) => "impasse-refused",
+                Refusal::NoTakeback(_) => "no-takeback",
             },
             ApiError::BadRequest(_) => "bad-request",
             ApiError::BadRecord(_) => "bad-record",
@@ -117,7 +118,8 @@ impl ApiError {
                 Refusal::NotYourTurn
                 | Refusal::NoFreeSeat
                 | Refusal::NotPlaying(_)
-                | Refusal::Stale => StatusCode::CONFLICT,
+                | Refusal::Stale
+                | Refusal::NoTakeback(_) => StatusCode::CONFLICT,
                 Refusal::Move(_) | Refusal::Impasse(_) => StatusCode::UNPROCESSABLE_ENTITY,
             },
             ApiError::BadRequest(_) | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,

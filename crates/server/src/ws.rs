@@ -70,6 +70,18 @@ pub(crate) enum ClientFrame {
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Take back a move, ask to, or accept the asking (`POST /rooms/{id}/takeback`).
+    Takeback {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
+    /// Decline the opponent's takeback (`POST /rooms/{id}/takeback/decline`).
+    DeclineTakeback {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
     /// Ask for a pong.
     Ping {
         /// Any JSON value, returned in the reply.
@@ -367,7 +379,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
     let frame: ClientFrame = match serde_json::from_str(body) {
         Ok(frame) => frame,
         Err(err) => {
-            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"ping\", ...}";
+            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"takeback\"|\"decline_takeback\"|\"ping\", ...}";
             let error = ApiError::BadRequest(format!("{err}; {hint}"));
             return error_frame(request_id_of(body.as_bytes()), &error);
         }
@@ -378,6 +390,8 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         ClientFrame::Draw { request_id } => (Action::Draw, request_id),
         ClientFrame::Impasse { request_id } => (Action::Impasse, request_id),
         ClientFrame::Rematch { request_id } => (Action::Rematch, request_id),
+        ClientFrame::Takeback { request_id } => (Action::Takeback, request_id),
+        ClientFrame::DeclineTakeback { request_id } => (Action::DeclineTakeback, request_id),
         ClientFrame::Ping { request_id } => {
             return text(&SocketFrame::Pong { request_id });
         }

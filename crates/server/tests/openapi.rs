@@ -482,7 +482,15 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
     let missing = "0".repeat(32);
 
     // Waiting for a player: nothing may be played yet.
-    for action in ["moves", "resign", "draw", "impasse", "rematch"] {
+    for action in [
+        "moves",
+        "resign",
+        "draw",
+        "impasse",
+        "rematch",
+        "takeback",
+        "takeback/decline",
+    ] {
         let path = format!("/rooms/{id}/{action}");
         let body = (action == "moves").then(|| json!({"move": "7g7f"}));
         contract
@@ -603,6 +611,63 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
         .await;
     let ply = play(contract, server, &id, &first, "7g7f").await;
     assert_eq!(ply["ply"], 1);
+
+    // A takeback: declined when nobody asked, asked, declined, asked again and accepted.
+    let nothing_asked = (409, Some("no-takeback"));
+    act(
+        contract,
+        server,
+        (&id, "takeback/decline"),
+        Some(&second),
+        nothing_asked,
+    )
+    .await;
+    let asked = act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        (200, None),
+    )
+    .await;
+    assert_eq!(asked["takeback"], "offered");
+    assert_eq!(contract.room(server, &id).await["takeback_offer"], "first");
+    let declined = act(
+        contract,
+        server,
+        (&id, "takeback/decline"),
+        Some(&second),
+        (200, None),
+    )
+    .await;
+    assert_eq!(declined["takeback"], "declined");
+    act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        (200, None),
+    )
+    .await;
+    let agreed = act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&second),
+        (200, None),
+    )
+    .await;
+    assert_eq!(agreed, json!({"takeback": "agreed", "ply": 0}));
+    assert_eq!(contract.room(server, &id).await["moves"], json!([]));
+    act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        nothing_asked,
+    )
+    .await;
+    play(contract, server, &id, &first, "7g7f").await;
     act(
         contract,
         server,
@@ -745,6 +810,9 @@ async fn events_records_and_sockets(contract: &Contract, server: &TestServer) {
         assert_eq!(player.next_of(reply).await["request_id"], kind);
     }
     play(contract, server, &id, &second, "3c3d").await;
+    player.client.send(json!({"type": "takeback"})).await;
+    player.next_of("ack").await;
+    watcher.next_of("takeback_offered").await;
     player.client.send(json!({"type": "resign"})).await;
     player.next_of("ack").await;
     player.client.send(json!({"type": "rematch"})).await;
@@ -1049,6 +1117,8 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/rooms/{id}/record", vec!["get"]),
         ("/rooms/{id}/rematch", vec!["post"]),
         ("/rooms/{id}/resign", vec!["post"]),
+        ("/rooms/{id}/takeback", vec!["post"]),
+        ("/rooms/{id}/takeback/decline", vec!["post"]),
         ("/rooms/{id}/ws", vec!["get"]),
         ("/stats", vec!["get"]),
     ]

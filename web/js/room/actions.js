@@ -1,11 +1,11 @@
-// The actions panel: resign, draw, impasse while playing; rematch after the
-// game. Only a device holding a seat sees it.
+// The actions panel: resign, draw, impasse and takeback while playing;
+// rematch after the game. Only a device holding a seat sees it.
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
-/** @typedef {"resign" | "draw" | "impasse" | "rematch"} Action the API's action paths */
+/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline"} Action the API's action paths */
 
 /**
  * @param {HTMLElement} box
@@ -40,6 +40,7 @@ export function renderActions(box, state, act) {
       const label = room.settings.impasse === "27-point" ? t("action.declare_impasse") : t("action.claim_impasse");
       button("impasse", label, "impasse");
     }
+    if (!room.settings.rated) takebackButtons(room, state.heldSeats(), button);
   }
   if (mine.length > 0 && room.status === "finished") {
     const otherAsked = room.rematch_offer && !state.heldSeats().includes(room.rematch_offer);
@@ -49,4 +50,23 @@ export function renderActions(box, state, act) {
   }
   box.hidden = buttons.length === 0;
   box.replaceChildren(...buttons);
+}
+
+/**
+ * Take back at once in local and computer rooms; online, ask, or answer the
+ * opponent's asking. The server refuses what cannot be taken back.
+ * @param {import("./types.js").Room} room
+ * @param {import("./types.js").SeatName[]} held the seats this device holds
+ * @param {(name: string, label: string, action: Action, disabled?: boolean) => void} button
+ */
+function takebackButtons(room, held, button) {
+  const offer = room.takeback_offer;
+  if (room.mode !== "online") {
+    button("takeback", t("action.takeback"), "takeback", room.moves.length === 0);
+  } else if (offer && !held.includes(offer)) {
+    button("accept-takeback", t("action.accept_takeback"), "takeback");
+    button("decline-takeback", t("action.decline_takeback"), "takeback/decline");
+  } else {
+    button("takeback", offer ? t("action.takeback_asked") : t("action.ask_takeback"), "takeback", Boolean(offer) || room.moves.length === 0);
+  }
 }

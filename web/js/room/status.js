@@ -46,6 +46,9 @@ export function renderStatus(box, state, error) {
   if (room.draw_offer && room.status === "playing") {
     nodes.push(el("p", { "data-draw-offer": room.draw_offer }, t("status.draw_offered", { side: sideName(variant, room.draw_offer) })));
   }
+  if (room.takeback_offer && room.status === "playing") {
+    nodes.push(el("p", { "data-takeback-offer": room.takeback_offer }, t("status.takeback_offered")));
+  }
   if (room.rematch_offer && room.status === "finished") {
     nodes.push(el("p", {}, t("status.rematch_offered")));
   }

@@ -105,6 +105,7 @@
  * @property {Seats} seats
  * @property {Side | null} draw_offer the side that offered a draw
  * @property {SeatName | null} rematch_offer the seat that asked for another game
+ * @property {SeatName | null} takeback_offer the seat that asked to take back a move (online)
  * @property {number} spectators open sockets holding no seat
  * @property {number} game the game's number in the room, from 1
  * @property {number} last_seq the last event's seq, 0 before any
@@ -134,6 +135,9 @@
  *   | { type: "away", seat: SeatName, grace_ms: number }
  *   | { type: "takeover", seat: SeatName }
  *   | { type: "back", seat: SeatName }
+ *   | { type: "takeback_offered", seat: SeatName }
+ *   | { type: "takeback_declined", seat: SeatName }
+ *   | { type: "taken_back", ply: number }
  *   | { type: "renamed", seat: SeatName, name: string }} EventKind
  */
 

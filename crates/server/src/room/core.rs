@@ -166,6 +166,11 @@ pub enum Action {
     Impasse,
     /// Ask for (or agree to) another game in the room once this one is over.
     Rematch,
+    /// Take back a move: at once in local and computer rooms, by asking the
+    /// opponent (or agreeing to their asking) online; never in rated rooms.
+    Takeback,
+    /// Decline the opponent's asking to take back a move.
+    DeclineTakeback,
 }
 
 /// What may change a room. Who sends it was checked before: `seats` are the
@@ -194,10 +199,10 @@ pub enum Command {
     Return(Side),
     /// Time passed: a clock may have run out, a grace period ended.
     Tick,
-    /// The computer's choice for the side to move after `ply` moves.
+    /// The computer's choice for the side to move on the room's `turn`.
     ComputerMove {
-        /// The number of moves played when it was asked.
-        ply: usize,
+        /// The room's [`Room::turn`] when it was asked.
+        turn: u64,
         /// Its move.
         mv: AnyMove,
     },
@@ -227,6 +232,10 @@ pub enum Refusal {
     /// The computer answered a position that is gone.
     #[error("the computer's move is for an earlier position")]
     Stale,
+    /// A takeback that cannot be: a rated room, nothing to take back, or
+    /// nothing asked to decline.
+    #[error("{0}")]
+    NoTakeback(&'static str),
 }
 
 /// A room: its game, seats, offers and clock.
@@ -238,6 +247,9 @@ pub struct Room {
     presence: [Presence; 2],
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
+    takeback_offer: Option<Side>,
+    /// Moves and takebacks so far: a computer's answer for another turn is stale.
+    turn: u64,
     game_number: u32,
     swapped: bool,
     /// When the current game began (unix milliseconds): the last seat taken,
@@ -269,6 +281,8 @@ impl Room {
             presence: [Presence::Here; 2],
             draw_offer: None,
             rematch_offer: None,
+            takeback_offer: None,
+            turn: 0,
             game_number: 1,
             swapped: false,
             clock,
@@ -322,8 +336,8 @@ impl Room {
             Command::Leave(seat) => self.leave(*seat),
             Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
             Command::Tick => self.tick(now),
-            Command::ComputerMove { ply, mv } => {
-                if *ply != self.game.ply() || !self.computer_to_move() {
+            Command::ComputerMove { turn, mv } => {
+                if *turn != self.turn || !self.computer_to_move() {
                     return Err(Refusal::Stale);
                 }
                 self.play(*mv, true)?
@@ -360,6 +374,8 @@ impl Room {
                 // refuse now is caught when the log is read.
                 let _ = self.game.play(*mv);
                 self.draw_offer = None;
+                self.takeback_offer = None;
+                self.turn += 1;
             }
             EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
             EventKind::End { outcome, by } => match (outcome.reason, by) {
@@ -374,6 +390,21 @@ impl Room {
                 _ => {}
             },
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
+            EventKind::TakebackOffered { seat } => self.takeback_offer = Some(*seat),
+            EventKind::TakebackDeclined { .. } => self.takeback_offer = None,
+            EventKind::TakenBack { ply } => {
+                let mut game = self.fresh_game();
+                for mv in self.game.moves().into_iter().take(*ply) {
+                    // Each was legal when it was played from this start.
+                    let _ = game.play(mv);
+                }
+                self.game = game;
+                // Time spent stays spent; the side to move starts its turn afresh.
+                self.clock.start_turn(event.at);
+                self.draw_offer = None;
+                self.takeback_offer = None;
+                self.turn += 1;
+            }
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
                 self.game_began_at = event.at;
@@ -382,6 +413,8 @@ impl Room {
                 self.swapped = *swapped;
                 self.draw_offer = None;
                 self.rematch_offer = None;
+                self.takeback_offer = None;
+                self.turn += 1;
                 self.played_by_people = false;
             }
             EventKind::Away { seat, grace_ms } => {
@@ -494,6 +527,17 @@ impl Room {
     /// The seat that asked for a rematch.
     pub fn rematch_offer(&self) -> Option<Side> {
         self.rematch_offer
+    }
+
+    /// The seat that asked to take back a move.
+    pub fn takeback_offer(&self) -> Option<Side> {
+        self.takeback_offer
+    }
+
+    /// How many moves and takebacks the room has seen: what a computer's
+    /// answer names as the turn it was asked on.
+    pub fn turn(&self) -> u64 {
+        self.turn
     }
 
     /// 1 for the room's first game, 2 after a rematch ...
@@ -613,6 +657,14 @@ impl Room {
                 let outcome = next.claim_impasse(side)?;
                 vec![self.end(outcome, side)]
             }
+            Action::Takeback => self.takeback(self.seat_of(side))?,
+            Action::DeclineTakeback => {
+                let seat = self.seat_of(side);
+                if self.takeback_offer != Some(seat.opponent()) {
+                    return Err(Refusal::NoTakeback("no takeback was asked of you"));
+                }
+                vec![EventKind::TakebackDeclined { seat }]
+            }
             Action::Rematch => Vec::new(),
         });
         Ok(events)
@@ -670,6 +722,46 @@ impl Room {
             }
         }
         Ok(events)
+    }
+
+    /// `seat` takes back a move: in a local room the last one; against the
+    /// computer its own last move and the reply, on its own turn; online it
+    /// asks, and the takeback happens when the opponent asks too. Rated rooms
+    /// refuse it, so a rating never rests on a game played over.
+    fn takeback(&self, seat: Side) -> Result<Vec<EventKind>, Refusal> {
+        if self.setup.settings.rated {
+            return Err(Refusal::NoTakeback("a rated game has no takebacks"));
+        }
+        match self.setup.mode {
+            Mode::Local => Ok(vec![EventKind::TakenBack {
+                ply: self.game.ply().checked_sub(1).ok_or(NOTHING_TO_TAKE_BACK)?,
+            }]),
+            Mode::Computer if self.computer_to_move() => Err(Refusal::NotYourTurn),
+            Mode::Computer => Ok(vec![self.taken_back(seat)?]),
+            Mode::Online => match self.takeback_offer {
+                Some(asked) if asked == seat.opponent() => Ok(vec![self.taken_back(asked)?]),
+                Some(_) => Ok(Vec::new()),
+                None => {
+                    self.taken_back(seat)?;
+                    Ok(vec![EventKind::TakebackOffered { seat }])
+                }
+            },
+        }
+    }
+
+    /// Taking back `seat`'s last move, and the opponent's reply if one came.
+    fn taken_back(&self, seat: Side) -> Result<EventKind, Refusal> {
+        let plies = if self.side_of(seat) == self.game.side_to_move() {
+            2
+        } else {
+            1
+        };
+        let ply = self
+            .game
+            .ply()
+            .checked_sub(plies)
+            .ok_or(NOTHING_TO_TAKE_BACK)?;
+        Ok(EventKind::TakenBack { ply })
     }
 
     /// `seat` asks for another game: it starts when the other seat asked too
@@ -764,6 +856,9 @@ impl Room {
         })
     }
 }
+
+/// The refusal of a takeback before the first move of its side.
+const NOTHING_TO_TAKE_BACK: Refusal = Refusal::NoTakeback("no move of yours to take back");
 
 /// Milliseconds as a time offset.
 fn ms(duration_ms: u64) -> i64 {

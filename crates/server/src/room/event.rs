@@ -83,6 +83,22 @@ pub enum EventKind {
         /// The seat.
         seat: Side,
     },
+    /// A seat asked to take back its last move (online); the other seat
+    /// accepts by asking too, or declines.
+    TakebackOffered {
+        /// The seat that asked.
+        seat: Side,
+    },
+    /// The seat asked declined the takeback.
+    TakebackDeclined {
+        /// The seat that declined.
+        seat: Side,
+    },
+    /// Moves were taken back: the game goes on from its first `ply` moves.
+    TakenBack {
+        /// How many moves of the game remain.
+        ply: usize,
+    },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
@@ -105,6 +121,9 @@ impl EventKind {
             EventKind::Away { .. } => "away",
             EventKind::Takeover { .. } => "takeover",
             EventKind::Back { .. } => "back",
+            EventKind::TakebackOffered { .. } => "takeback_offered",
+            EventKind::TakebackDeclined { .. } => "takeback_declined",
+            EventKind::TakenBack { .. } => "taken_back",
             EventKind::Renamed { .. } => "renamed",
         }
     }

@@ -70,7 +70,7 @@ enum Message {
         String,
         Reply<(Vec<Side>, String)>,
     ),
-    ComputerMove(usize, Option<AnyMove>),
+    ComputerMove(u64, Option<AnyMove>),
 }
 
 /// A handle to a room's task.
@@ -371,10 +371,10 @@ impl RoomTask {
                 let _ = reply.send(self.frames_after(since));
             }
             Message::Unwatch(seats, spectator) => self.unwatch(&seats, spectator).await,
-            Message::ComputerMove(ply, choice) => {
+            Message::ComputerMove(turn, choice) => {
                 self.computer_thinking = false;
                 if let Some(mv) = choice {
-                    match self.execute(Command::ComputerMove { ply, mv }).await {
+                    match self.execute(Command::ComputerMove { turn, mv }).await {
                         Ok(_) | Err(ApiError::Refused(Refusal::Stale)) => {}
                         Err(err) => {
                             tracing::error!(room = %self.id(), %mv, %err, "computer move refused");
@@ -558,6 +558,21 @@ impl RoomTask {
                 draw: Agreement::Offered,
                 result: None,
             },
+            Action::Takeback | Action::DeclineTakeback => {
+                let taken_back = events.iter().find_map(|event| match event.kind {
+                    EventKind::TakenBack { ply } => Some(ply),
+                    _ => None,
+                });
+                let takeback = match (taken_back, action) {
+                    (Some(_), _) => Agreement::Agreed,
+                    (None, Action::DeclineTakeback) => Agreement::Declined,
+                    (None, _) => Agreement::Offered,
+                };
+                ActReply::Takeback {
+                    takeback,
+                    ply: taken_back,
+                }
+            }
             Action::Rematch => match events.iter().find_map(|event| match event.kind {
                 EventKind::NewGame { game, .. } => Some(game),
                 _ => None,
@@ -723,7 +738,7 @@ impl RoomTask {
         } else {
             self.context.config.takeover_level
         };
-        let ply = game.ply();
+        let turn = self.room.turn();
         // When the side's clock runs out: the computer's wait for a search counts.
         let deadline = self.room.clock_deadline().map(|at| {
             let left = u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0);
@@ -733,7 +748,7 @@ impl RoomTask {
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
             let choice = computer.choose(game, level, deadline).await;
-            let _ = inbox.send(Message::ComputerMove(ply, choice)).await;
+            let _ = inbox.send(Message::ComputerMove(turn, choice)).await;
         });
     }
 }

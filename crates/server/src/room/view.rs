@@ -90,6 +90,9 @@ pub struct RoomView {
     /// The seat that asked for a rematch.
     #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
+    /// The seat that asked to take back a move (online rooms).
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub takeback_offer: Option<Side>,
     /// Open WebSockets without a seat.
     pub spectators: usize,
     /// 1 for the room's first game, 2 after a rematch ...
@@ -238,6 +241,14 @@ pub enum ActReply {
         #[serde(skip_serializing_if = "Option::is_none")]
         game: Option<u32>,
     },
+    /// A takeback was asked for, declined, or done (with the moves left).
+    Takeback {
+        /// `offered`, `agreed` (done) or `declined`.
+        takeback: Agreement,
+        /// How many moves of the game remain once done.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+    },
 }
 
 /// Where an offer stands.
@@ -250,6 +261,8 @@ pub enum Agreement {
     Agreed,
     /// Both agreed (a rematch began).
     Started,
+    /// The other side said no (a takeback).
+    Declined,
 }
 
 impl Serialize for Mode {
@@ -291,6 +304,7 @@ impl Room {
             seats: PerSide::by(|seat| self.seat_view(seat, connections)),
             draw_offer: self.draw_offer(),
             rematch_offer: self.rematch_offer(),
+            takeback_offer: self.takeback_offer(),
             spectators: connections.spectators,
             game: self.game_number(),
             last_seq: self.last_seq(),
