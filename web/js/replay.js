@@ -5,7 +5,7 @@
 // shown. `/replay?room=<id>` opens a room's game.
 
 import { ApiError, importRecord, recordUrl } from "./api.js";
-import { Board } from "./board.js";
+import { Board, flipButton } from "./board.js";
 import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
@@ -53,6 +53,8 @@ class ReplayPage {
     this.variant = "";
     /** @type {unknown} */
     this.error = null;
+    /** Whether the board is turned, Gote/Black at the bottom. */
+    this.flipped = false;
     /** @type {Board | null} */
     this.board = null;
     /** @type {MoveList | null} */
@@ -125,7 +127,12 @@ class ReplayPage {
       const room = el("section", { class: `room replay ${family(game.variant)} ${game.variant}` });
       const main = el("div", { class: "room-main" });
       const holder = el("div");
-      main.append(holder);
+      const tools = el("div", { class: "board-tools" });
+      tools.append(flipButton(this.flipped, () => {
+        this.flipped = !this.flipped;
+        this.build();
+      }));
+      main.append(holder, tools);
       const side = el("aside", { class: "room-side", "aria-label": t("replay.panel") });
       const about = el("div", { class: "panel status-box" });
       about.append(...this.headerLines(game));
@@ -238,7 +245,7 @@ class ReplayPage {
     const plies = this.reviewPly ?? game.moves.length;
     this.board.render({
       position: positionAfter(game.variant, game.start, game.moves, plies),
-      orientation: "first",
+      orientation: this.flipped ? "second" : "first",
       labels: pieceLabels(),
       rankStyle: family(game.variant) === "shogi" ? shogiNotation() : "western",
       selected: null,

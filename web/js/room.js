@@ -8,6 +8,7 @@
 // it into the slots of `room/layout.js`.
 
 import { ApiError, act, getRoom, request } from "./api.js";
+import { flipButton } from "./board.js";
 import { el } from "./dom.js";
 import { errorBox, errorText, showError } from "./errors.js";
 import { t } from "./i18n.js";
@@ -192,6 +193,10 @@ class RoomPage {
       })
       : null;
     renderShare(slots.share, state, rename);
+    slots.tools.replaceChildren(flipButton(state.flipped, () => {
+      state.flipped = !state.flipped;
+      this.build();
+    }));
     this.render();
   }
 

@@ -208,6 +208,7 @@ export default {
   "action.ask_takeback": "Zurücknahme erbitten",
   "action.takeback": "Zurücknehmen",
   "action.rematch_asked": "Revanche angefragt",
+  "board.flip": "Brett drehen",
   "moves.title": "Züge",
   "moves.notation": "Notation",
   "moves.previous": "Vorheriger Zug",

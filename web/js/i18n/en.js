@@ -207,6 +207,7 @@ export default {
   "action.ask_takeback": "Ask to take back",
   "action.takeback": "Take back",
   "action.rematch_asked": "Rematch asked for",
+  "board.flip": "Flip board",
   "moves.title": "Moves",
   "moves.notation": "Notation",
   "moves.previous": "Previous move",

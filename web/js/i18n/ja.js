@@ -207,6 +207,7 @@ export default {
   "action.ask_takeback": "待ったを申し込む",
   "action.takeback": "待った",
   "action.rematch_asked": "再戦を申し込み済み",
+  "board.flip": "盤を反転",
   "moves.title": "棋譜",
   "moves.notation": "表記",
   "moves.previous": "前の手",

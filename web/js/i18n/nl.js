@@ -208,6 +208,7 @@ export default {
   "action.ask_takeback": "Vragen om terug te nemen",
   "action.takeback": "Terugnemen",
   "action.rematch_asked": "Revanche gevraagd",
+  "board.flip": "Bord draaien",
   "moves.title": "Zetten",
   "moves.notation": "Notatie",
   "moves.previous": "Vorige zet",

@@ -207,6 +207,7 @@ export default {
   "action.ask_takeback": "请求悔棋",
   "action.takeback": "悔棋",
   "action.rematch_asked": "已提议再下一局",
+  "board.flip": "翻转棋盘",
   "moves.title": "着法",
   "moves.notation": "记谱法",
   "moves.previous": "上一步",

@@ -15,6 +15,7 @@ import { family } from "../pieces.js";
  * @property {HTMLElement} bottomSeat
  * @property {HTMLElement} board where the board goes
  * @property {HTMLElement} promotion where the promotion question opens, over the board
+ * @property {HTMLElement} tools the buttons under the board (flip)
  * @property {HTMLElement} status
  * @property {HTMLElement} actions
  * @property {HTMLElement} moves
@@ -35,6 +36,7 @@ export function layout(container, room) {
     bottomSeat: el("div", { class: "seat-slot bottom" }),
     board: el("div"),
     promotion: el("div", { class: "promotion-slot" }),
+    tools: el("div", { class: "board-tools" }),
     status: el("div", { class: "panel status-box" }),
     actions: el("div", { class: "panel actions" }),
     moves: el("div", { class: "panel moves" }),
@@ -43,7 +45,7 @@ export function layout(container, room) {
   const boardSlot = el("div", { class: "board-slot" });
   boardSlot.append(slots.board, slots.promotion);
   const main = el("div", { class: "room-main" });
-  main.append(slots.topSeat, boardSlot, slots.bottomSeat);
+  main.append(slots.topSeat, boardSlot, slots.bottomSeat, slots.tools);
   const side = el("aside", { class: "room-side", "aria-label": t("room.panel") });
   side.append(slots.status, slots.actions, slots.moves, slots.share);
   slots.page.append(main, side);

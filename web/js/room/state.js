@@ -50,6 +50,8 @@ export class RoomState {
     this.quietUntil = room.last_seq;
     /** @type {Connection} */
     this.connection = "reconnecting";
+    /** Whether this device turned the board from its usual side. */
+    this.flipped = false;
   }
 
   /**
@@ -182,10 +184,11 @@ export class RoomState {
       .filter((side) => side === "first" || side === "second");
   }
 
-  /** @returns {Side} the side drawn at the bottom */
+  /** @returns {Side} the side drawn at the bottom: the player's own, unless flipped */
   orientation() {
     const sides = this.mySides();
-    return sides.length === 1 ? sides[0] : "first";
+    const usual = sides.length === 1 ? sides[0] : "first";
+    return this.flipped ? (usual === "first" ? "second" : "first") : usual;
   }
 
   /** @returns {boolean} whether this device is to move in the live position */
