@@ -9,6 +9,7 @@
 
 import { ApiError, act, getRoom, request } from "./api.js";
 import { flipButton } from "./board.js";
+import { muteButton, playSound, soundOf } from "./sounds.js";
 import { el } from "./dom.js";
 import { errorBox, errorText, showError } from "./errors.js";
 import { t } from "./i18n.js";
@@ -16,7 +17,7 @@ import { MoveList, notationList, reviewPlyFor } from "./moves.js";
 import { keepPlayerCredential, playerCredential, playerName, roomToken, setRoomToken } from "./storage.js";
 import { renderActions } from "./room/actions.js";
 import { eventText } from "./room/announce.js";
-import { tickClocks } from "./room/clocks.js";
+import { runningLeft, tickClocks } from "./room/clocks.js";
 import { layout } from "./room/layout.js";
 import { PlayBoard } from "./room/play.js";
 import { renameForm } from "./room/rename.js";
@@ -31,6 +32,9 @@ import { renderStatus } from "./room/status.js";
 /** @typedef {import("./room/actions.js").Action} Action */
 /** @typedef {import("./room/layout.js").RoomLayout} RoomLayout */
 /** @typedef {import("./storage.js").SeatToken} SeatToken */
+
+/** The last seconds of a player's clock, when the low-time sound plays. */
+const LOW_TIME_MS = 10_000;
 
 /** One open room page. */
 class RoomPage {
@@ -57,6 +61,8 @@ class RoomPage {
     this.play = null;
     /** @type {MoveList | null} */
     this.moveList = null;
+    /** @type {number | null} the move count of the turn the low-time sound last played on */
+    this.lowTimeTurn = null;
     /** @type {import("./api.js").RoomSocket | null} */
     this.socket = null;
     /** @type {number | undefined} */
@@ -134,6 +140,8 @@ class RoomPage {
       const text = eventText(state.room, event);
       if (text) this.announce(text);
     }
+    const sound = soundOf(state.room, fresh);
+    if (sound) playSound(sound);
   }
 
   onPresence() {
@@ -196,7 +204,7 @@ class RoomPage {
     slots.tools.replaceChildren(flipButton(state.flipped, () => {
       state.flipped = !state.flipped;
       this.build();
-    }));
+    }), muteButton());
     this.render();
   }
 
@@ -219,6 +227,19 @@ class RoomPage {
     if (!this.state) return;
     tickClocks(this.container, this.state);
     tickAway(this.container, this.state);
+    this.warnLowTime(this.state);
+  }
+
+  /**
+   * Sounds once per turn when this device's clock is in its last 10 seconds.
+   * @param {RoomState} state
+   */
+  warnLowTime(state) {
+    const left = runningLeft(state);
+    const turn = state.room.moves.length;
+    if (left === null || left > LOW_TIME_MS || !state.isMyTurn() || this.lowTimeTurn === turn) return;
+    this.lowTimeTurn = turn;
+    playSound("low-time");
   }
 
   /** @param {number | null} ply the position to show; null for the live one */

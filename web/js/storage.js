@@ -131,3 +131,13 @@ export function shogiNotation() {
 export function setShogiNotation(notation) {
   write("notation", notation);
 }
+
+/** @returns {boolean} whether this device muted the game's sounds */
+export function soundsMuted() {
+  return read("muted") === "true";
+}
+
+/** @param {boolean} muted */
+export function setSoundsMuted(muted) {
+  write("muted", muted ? "true" : null);
+}

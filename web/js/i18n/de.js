@@ -209,6 +209,8 @@ export default {
   "action.takeback": "Zurücknehmen",
   "action.rematch_asked": "Revanche angefragt",
   "board.flip": "Brett drehen",
+  "sound.mute": "Töne aus",
+  "sound.unmute": "Töne an",
   "moves.title": "Züge",
   "moves.notation": "Notation",
   "moves.previous": "Vorheriger Zug",

@@ -208,6 +208,8 @@ export default {
   "action.takeback": "Take back",
   "action.rematch_asked": "Rematch asked for",
   "board.flip": "Flip board",
+  "sound.mute": "Mute sounds",
+  "sound.unmute": "Sounds on",
   "moves.title": "Moves",
   "moves.notation": "Notation",
   "moves.previous": "Previous move",

@@ -208,6 +208,8 @@ export default {
   "action.takeback": "待った",
   "action.rematch_asked": "再戦を申し込み済み",
   "board.flip": "盤を反転",
+  "sound.mute": "音を消す",
+  "sound.unmute": "音を出す",
   "moves.title": "棋譜",
   "moves.notation": "表記",
   "moves.previous": "前の手",

@@ -209,6 +209,8 @@ export default {
   "action.takeback": "Terugnemen",
   "action.rematch_asked": "Revanche gevraagd",
   "board.flip": "Bord draaien",
+  "sound.mute": "Geluid uit",
+  "sound.unmute": "Geluid aan",
   "moves.title": "Zetten",
   "moves.notation": "Notatie",
   "moves.previous": "Vorige zet",

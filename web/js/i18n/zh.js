@@ -208,6 +208,8 @@ export default {
   "action.takeback": "悔棋",
   "action.rematch_asked": "已提议再下一局",
   "board.flip": "翻转棋盘",
+  "sound.mute": "静音",
+  "sound.unmute": "开启声音",
   "moves.title": "着法",
   "moves.notation": "记谱法",
   "moves.previous": "上一步",

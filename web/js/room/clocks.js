@@ -24,15 +24,16 @@ export function clockText(ms) {
  * @param {RoomState} state
  */
 export function tickClocks(root, state) {
-  const { clocks, status } = state.room;
+  const { clocks } = state.room;
   if (!clocks) return;
   for (const side of /** @type {const} */ (["first", "second"])) {
     const clock = root.querySelector(`[data-clock=${side}]`);
     if (!clock) continue;
     let ms;
     let running = false;
-    if (clocks.running === side && clocks.remaining_ms !== null && status === "playing") {
-      ms = clocks.remaining_ms - (performance.now() - state.fetchedAt);
+    const left = runningLeft(state);
+    if (clocks.running === side && left !== null) {
+      ms = left;
       running = true;
     } else {
       const main = clocks.main_left_ms?.[side] ?? 0;
@@ -42,4 +43,16 @@ export function tickClocks(root, state) {
     clock.classList.toggle("running", running);
     clock.classList.toggle("low", running && ms < 10000);
   }
+}
+
+/**
+ * What the running side has left for this move now, in ms; null when no
+ * clock runs.
+ * @param {RoomState} state
+ * @returns {number | null}
+ */
+export function runningLeft(state) {
+  const { clocks, status } = state.room;
+  if (!clocks || clocks.running === null || clocks.remaining_ms === null || status !== "playing") return null;
+  return clocks.remaining_ms - (performance.now() - state.fetchedAt);
 }
