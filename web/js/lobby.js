@@ -81,6 +81,7 @@ const CHECKBOXES = [
   { name: "show_targets", initial: true, modes: ["computer", "local", "online"] },
   { name: "illegal_move_loses", initial: false, modes: ["computer", "local", "online"] },
   { name: "rated", initial: false, modes: ["online"] },
+  { name: "chat", initial: true, modes: ["online"] },
 ];
 
 /**

@@ -16,6 +16,7 @@ import { t } from "./i18n.js";
 import { MoveList, notationList, reviewPlyFor } from "./moves.js";
 import { keepPlayerCredential, playerCredential, playerName, roomToken, setRoomToken } from "./storage.js";
 import { renderActions } from "./room/actions.js";
+import { renderChat } from "./room/chat.js";
 import { eventText } from "./room/announce.js";
 import { runningLeft, tickClocks } from "./room/clocks.js";
 import { layout } from "./room/layout.js";
@@ -218,6 +219,7 @@ class RoomPage {
     renderSeats({ top: slots.topSeat, bottom: slots.bottomSeat }, state);
     renderStatus(slots.status, state, this.error);
     renderActions(slots.actions, state, (action) => this.act(action));
+    renderChat(slots.chat, state, (phrase) => this.act("chat", { phrase }));
     this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly);
     this.tick();
   }

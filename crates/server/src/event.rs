@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::openapi::SideName;
-use crate::room::{Event, EventKind, Winner};
+use crate::room::{Event, EventKind, Phrase, Winner};
 
 /// One event as JSON: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
@@ -125,6 +125,15 @@ pub enum EventKindJson {
         /// How many moves of the game remain.
         ply: usize,
     },
+    /// A seated player of an online room sent a quick-chat phrase (its id:
+    /// the page shows it in the reader's language).
+    Chat {
+        /// The seat.
+        #[schema(value_type = SideName)]
+        seat: Side,
+        /// The phrase.
+        phrase: Phrase,
+    },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
@@ -174,6 +183,7 @@ impl From<&Event> for EventJson {
             EventKind::TakebackOffered { seat } => EventKindJson::TakebackOffered { seat },
             EventKind::TakebackDeclined { seat } => EventKindJson::TakebackDeclined { seat },
             EventKind::TakenBack { ply } => EventKindJson::TakenBack { ply },
+            EventKind::Chat { seat, phrase } => EventKindJson::Chat { seat, phrase },
             EventKind::Renamed { seat, name } => EventKindJson::Renamed { seat, name },
         };
         EventJson {
@@ -234,6 +244,7 @@ impl EventJson {
                     game.ply()
                 ));
             }
+            EventKindJson::Chat { seat, phrase } => EventKind::Chat { seat, phrase },
             EventKindJson::Renamed { seat, name } => EventKind::Renamed { seat, name },
         };
         Ok(Event {
@@ -348,6 +359,9 @@ mod tests {
             EventKind::TakenBack { ply: 0 }
         );
         let err = stored(1).into_event(&game).unwrap_err();
-        assert!(err.contains("a takeback to move 1 in a game of 1 moves"), "{err}");
+        assert!(
+            err.contains("a takeback to move 1 in a game of 1 moves"),
+            "{err}"
+        );
     }
 }

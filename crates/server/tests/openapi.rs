@@ -668,6 +668,65 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
     )
     .await;
     play(contract, server, &id, &first, "7g7f").await;
+
+    // Quick chat: a phrase, one too soon after it, an unknown one; no seat, no chat.
+    let chat = format!("/rooms/{id}/chat");
+    let good_luck = json!({"phrase": "good_luck"});
+    let said = contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&second),
+            Some(&good_luck),
+            (200, None),
+        )
+        .await;
+    assert_eq!(said, json!({"phrase": "good_luck"}));
+    let again = (429, Some("too-many"));
+    contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&second),
+            Some(&good_luck),
+            again,
+        )
+        .await;
+    let unknown = json!({"phrase": "you_will_lose"});
+    let bad = (422, Some("bad-request"));
+    contract
+        .expect(server, ("POST", &chat), Some(&first), Some(&unknown), bad)
+        .await;
+    for (token, expected) in [
+        (None, (401, Some("missing-token"))),
+        (Some("nope"), (403, Some("wrong-token"))),
+    ] {
+        contract
+            .expect(server, ("POST", &chat), token, Some(&good_luck), expected)
+            .await;
+    }
+    let chat_missing = format!("/rooms/{missing}/chat");
+    contract
+        .expect(
+            server,
+            ("POST", &chat_missing),
+            Some(&first),
+            Some(&good_luck),
+            (404, Some("room-not-found")),
+        )
+        .await;
+    let quiet = json!({"variant": "shogi", "mode": "online", "settings": {"chat": false}});
+    let (quiet_id, quiet_first) = create(contract, server, quiet).await;
+    let quiet_chat = format!("/rooms/{quiet_id}/chat");
+    contract
+        .expect(
+            server,
+            ("POST", &quiet_chat),
+            Some(&quiet_first),
+            Some(&good_luck),
+            (409, Some("chat-off")),
+        )
+        .await;
     act(
         contract,
         server,
@@ -813,6 +872,12 @@ async fn events_records_and_sockets(contract: &Contract, server: &TestServer) {
     player.client.send(json!({"type": "takeback"})).await;
     player.next_of("ack").await;
     watcher.next_of("takeback_offered").await;
+    player
+        .client
+        .send(json!({"type": "chat", "phrase": "oops"}))
+        .await;
+    assert_eq!(player.next_of("ack").await["phrase"], "oops");
+    assert_eq!(watcher.next_of("chat").await["phrase"], "oops");
     player.client.send(json!({"type": "resign"})).await;
     player.next_of("ack").await;
     player.client.send(json!({"type": "rematch"})).await;
@@ -1065,6 +1130,17 @@ async fn limits(contract: &Contract, server: &TestServer) {
             (413, Some("too-large")),
         )
         .await;
+    let chat = format!("/rooms/{id}/chat");
+    let big_phrase = json!({"phrase": "x".repeat(2000)});
+    contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&first),
+            Some(&big_phrase),
+            (413, Some("too-large")),
+        )
+        .await;
     let name = format!("/rooms/{id}/name");
     contract
         .expect(
@@ -1108,6 +1184,7 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/records", vec!["post"]),
         ("/rooms", vec!["post"]),
         ("/rooms/{id}", vec!["get"]),
+        ("/rooms/{id}/chat", vec!["post"]),
         ("/rooms/{id}/draw", vec!["post"]),
         ("/rooms/{id}/events", vec!["get"]),
         ("/rooms/{id}/impasse", vec!["post"]),

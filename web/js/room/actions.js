@@ -5,7 +5,7 @@ import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
-/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline"} Action the API's action paths */
+/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline" | "chat"} Action the API's action paths */
 
 /**
  * @param {HTMLElement} box

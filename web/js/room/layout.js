@@ -18,6 +18,7 @@ import { family } from "../pieces.js";
  * @property {HTMLElement} tools the buttons under the board (flip)
  * @property {HTMLElement} status
  * @property {HTMLElement} actions
+ * @property {HTMLElement} chat the quick chat
  * @property {HTMLElement} moves
  * @property {HTMLElement} share
  */
@@ -39,6 +40,7 @@ export function layout(container, room) {
     tools: el("div", { class: "board-tools" }),
     status: el("div", { class: "panel status-box" }),
     actions: el("div", { class: "panel actions" }),
+    chat: el("section", { class: "panel chat", "aria-label": t("chat.title") }),
     moves: el("div", { class: "panel moves" }),
     share: el("div", { class: "panel share" }),
   };
@@ -47,7 +49,7 @@ export function layout(container, room) {
   const main = el("div", { class: "room-main" });
   main.append(slots.topSeat, boardSlot, slots.bottomSeat, slots.tools);
   const side = el("aside", { class: "room-side", "aria-label": t("room.panel") });
-  side.append(slots.status, slots.actions, slots.moves, slots.share);
+  side.append(slots.status, slots.actions, slots.chat, slots.moves, slots.share);
   slots.page.append(main, side);
   container.replaceChildren(slots.page);
   return slots;

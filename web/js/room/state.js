@@ -15,10 +15,14 @@ import { parsePosition } from "../position.js";
 /** @typedef {import("./types.js").PresenceFrame} PresenceFrame */
 /** @typedef {import("./types.js").Seat} Seat */
 /** @typedef {import("./types.js").SeatName} SeatName */
+/** @typedef {import("./types.js").Phrase} Phrase */
 /** @typedef {import("./types.js").Side} Side */
 /** @typedef {import("../position.js").Position} Position */
 /** @typedef {import("../storage.js").SeatToken} SeatToken */
 /** @typedef {"online" | "reconnecting"} Connection */
+
+/** How many quick-chat phrases the page keeps. */
+const CHAT_LINES = 6;
 
 /** Both seat names, in order. */
 const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
@@ -52,6 +56,8 @@ export class RoomState {
     this.connection = "reconnecting";
     /** Whether this device turned the board from its usual side. */
     this.flipped = false;
+    /** @type {{ seat: SeatName, phrase: Phrase }[]} the quick-chat phrases heard on this page, oldest first */
+    this.chat = [];
   }
 
   /**
@@ -127,6 +133,8 @@ export class RoomState {
       this.awayUntil[event.seat] = (fresh ? now : event.at) + event.grace_ms;
     } else if (event.type === "back" || event.type === "takeover") {
       delete this.awayUntil[event.seat];
+    } else if (event.type === "chat") {
+      this.chat = [...this.chat, { seat: event.seat, phrase: event.phrase }].slice(-CHAT_LINES);
     }
     return fresh;
   }

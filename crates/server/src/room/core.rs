@@ -6,6 +6,7 @@
 
 use rules::{AnyGame, AnyMove, EndReason, ImpasseError, Outcome, PlayError, Side, Variant};
 
+use super::Phrase;
 use super::clock::Clock;
 use super::event::{Event, EventKind};
 use crate::room_settings::RoomSettings;
@@ -171,6 +172,8 @@ pub enum Action {
     Takeback,
     /// Decline the opponent's asking to take back a move.
     DeclineTakeback,
+    /// Send a quick-chat phrase (online rooms with `chat` on), at any stage of the game.
+    Chat(Phrase),
 }
 
 /// What may change a room. Who sends it was checked before: `seats` are the
@@ -236,6 +239,12 @@ pub enum Refusal {
     /// nothing asked to decline.
     #[error("{0}")]
     NoTakeback(&'static str),
+    /// Quick chat is off: a local or computer room, or `chat` turned off.
+    #[error("{0}")]
+    NoChat(&'static str),
+    /// A seat's phrase came sooner than [`CHAT_INTERVAL_MS`] after its last.
+    #[error("one quick-chat phrase every 3 seconds")]
+    ChatTooSoon,
 }
 
 /// A room: its game, seats, offers and clock.
@@ -248,6 +257,8 @@ pub struct Room {
     draw_offer: Option<Side>,
     rematch_offer: Option<Side>,
     takeback_offer: Option<Side>,
+    /// When each seat last sent a quick-chat phrase.
+    last_chat: [Option<i64>; 2],
     /// Moves and takebacks so far: a computer's answer for another turn is stale.
     turn: u64,
     game_number: u32,
@@ -282,6 +293,7 @@ impl Room {
             draw_offer: None,
             rematch_offer: None,
             takeback_offer: None,
+            last_chat: [None; 2],
             turn: 0,
             game_number: 1,
             swapped: false,
@@ -320,7 +332,7 @@ impl Room {
     pub fn decide(&self, command: &Command, now: i64) -> Result<Vec<Event>, Refusal> {
         let kinds = match command {
             Command::Join(joiner) => vec![self.join(joiner)?],
-            Command::Act { seats, action } => self.act(seats, action)?,
+            Command::Act { seats, action } => self.act(seats, action, now)?,
             Command::Rename { seats, name } => {
                 if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
                     return Err(Refusal::NotSeated);
@@ -391,6 +403,7 @@ impl Room {
             },
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
             EventKind::TakebackOffered { seat } => self.takeback_offer = Some(*seat),
+            EventKind::Chat { seat, .. } => self.last_chat[seat.index()] = Some(event.at),
             EventKind::TakebackDeclined { .. } => self.takeback_offer = None,
             EventKind::TakenBack { ply } => {
                 let mut game = self.fresh_game();
@@ -629,12 +642,14 @@ impl Room {
         })
     }
 
-    fn act(&self, seats: &[Side], action: &Action) -> Result<Vec<EventKind>, Refusal> {
+    fn act(&self, seats: &[Side], action: &Action, now: i64) -> Result<Vec<EventKind>, Refusal> {
         if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
             return Err(Refusal::NotSeated);
         }
-        if let Action::Rematch = action {
-            return self.rematch(seats[0]);
+        match action {
+            Action::Rematch => return self.rematch(seats[0]),
+            Action::Chat(phrase) => return self.chat(seats[0], *phrase, now),
+            _ => {}
         }
         let side = self.acting_side(seats, action)?;
         let mut events: Vec<EventKind> = self.come_back(self.seat_of(side)).into_iter().collect();
@@ -665,7 +680,7 @@ impl Room {
                 }
                 vec![EventKind::TakebackDeclined { seat }]
             }
-            Action::Rematch => Vec::new(),
+            Action::Rematch | Action::Chat(_) => Vec::new(),
         });
         Ok(events)
     }
@@ -764,6 +779,22 @@ impl Room {
         Ok(EventKind::TakenBack { ply })
     }
 
+    /// `seat` sends a quick-chat phrase: online with `chat` on, one every
+    /// [`CHAT_INTERVAL_MS`] per seat, before, during and after the game.
+    fn chat(&self, seat: Side, phrase: Phrase, now: i64) -> Result<Vec<EventKind>, Refusal> {
+        if self.setup.mode != Mode::Online {
+            return Err(Refusal::NoChat("quick chat is for online rooms"));
+        }
+        if !self.setup.settings.chat {
+            return Err(Refusal::NoChat("quick chat is off in this room"));
+        }
+        if self.last_chat[seat.index()].is_some_and(|at| now < at.saturating_add(CHAT_INTERVAL_MS))
+        {
+            return Err(Refusal::ChatTooSoon);
+        }
+        Ok(vec![EventKind::Chat { seat, phrase }])
+    }
+
     /// `seat` asks for another game: it starts when the other seat asked too
     /// (at once in local and computer rooms).
     fn rematch(&self, seat: Side) -> Result<Vec<EventKind>, Refusal> {
@@ -856,6 +887,9 @@ impl Room {
         })
     }
 }
+
+/// The least time between two quick-chat phrases of one seat, in milliseconds.
+const CHAT_INTERVAL_MS: i64 = 3_000;
 
 /// The refusal of a takeback before the first move of its side.
 const NOTHING_TO_TAKE_BACK: Refusal = Refusal::NoTakeback("no move of yours to take back");

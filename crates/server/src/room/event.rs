@@ -4,6 +4,8 @@
 
 use rules::{AnyMove, Outcome, Side};
 
+use super::Phrase;
+
 /// One numbered event of a room.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -99,6 +101,13 @@ pub enum EventKind {
         /// How many moves of the game remain.
         ply: usize,
     },
+    /// A seated player of an online room sent a quick-chat phrase.
+    Chat {
+        /// The seat.
+        seat: Side,
+        /// The phrase.
+        phrase: Phrase,
+    },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
@@ -124,6 +133,7 @@ impl EventKind {
             EventKind::TakebackOffered { .. } => "takeback_offered",
             EventKind::TakebackDeclined { .. } => "takeback_declined",
             EventKind::TakenBack { .. } => "taken_back",
+            EventKind::Chat { .. } => "chat",
             EventKind::Renamed { .. } => "renamed",
         }
     }

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 mod clock;
 mod core;
 mod event;
+mod phrase;
 mod view;
 
 pub use self::clock::Clock;
@@ -26,6 +27,7 @@ pub use self::core::{
     Action, Command, Joiner, Mode, Presence, Refusal, Room, RoomSetup, RoomStatus, Seat,
 };
 pub use self::event::{Event, EventKind};
+pub use self::phrase::Phrase;
 pub use self::view::{
     ActReply, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView, ResultView,
     RoomView, SeatPresence, SeatView, Winner,
@@ -558,6 +560,7 @@ impl RoomTask {
                 draw: Agreement::Offered,
                 result: None,
             },
+            Action::Chat(phrase) => ActReply::Said { phrase },
             Action::Takeback | Action::DeclineTakeback => {
                 let taken_back = events.iter().find_map(|event| match event.kind {
                     EventKind::TakenBack { ply } => Some(ply),

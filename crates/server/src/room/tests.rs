@@ -360,7 +360,7 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
             RoomStatus::Playing => {
                 let to_move = room.seat_of(room.game().side_to_move());
                 let legal = room.game().position().legal_moves();
-                match rng.random_range(0..102) {
+                match rng.random_range(0..104) {
                     0..=69 => {
                         let mv = legal[rng.random_range(0..legal.len())].to_string();
                         act(&[to_move], Action::Move(mv))
@@ -391,6 +391,7 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
                         Command::ComputerMove { turn, mv }
                     }
                     96..=97 => act(&[seat], Action::Takeback),
+                    102..=103 => act(&[seat], Action::Chat(Phrase::ALL[rng.random_range(0..10)])),
                     98..=99 => {
                         // Mostly the seat asked, sometimes one that was not.
                         let asked = room.takeback_offer().map_or(seat, Side::opponent);
@@ -501,6 +502,7 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "takeback_offered",
         "takeback_declined",
         "taken_back",
+        "chat",
         "renamed",
     ] {
         assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
@@ -741,5 +743,61 @@ fn a_move_withdraws_a_takeback_asked_and_rated_rooms_refuse_takebacks() {
     assert!(matches!(
         room.decide(&act(&[Side::First], Action::Takeback), 2),
         Err(Refusal::NoTakeback("a rated game has no takebacks"))
+    ));
+}
+
+#[test]
+fn quick_chat_is_for_seated_players_of_online_rooms_one_phrase_every_3_seconds() {
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    let said = run(
+        &mut room,
+        act(&[Side::Second], Action::Chat(Phrase::GoodLuck)),
+        1_000,
+    )
+    .unwrap();
+    assert!(matches!(
+        said[0].kind,
+        EventKind::Chat {
+            seat: Side::Second,
+            phrase: Phrase::GoodLuck
+        }
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::Second], Action::Chat(Phrase::Oops)), 3_999),
+        Err(Refusal::ChatTooSoon)
+    ));
+    // The other seat has its own pace, and the game over is no reason for silence.
+    run(
+        &mut room,
+        act(&[Side::First], Action::Chat(Phrase::HaveFun)),
+        2_000,
+    )
+    .unwrap();
+    run(&mut room, act(&[Side::First], Action::Resign), 2_500).unwrap();
+    run(
+        &mut room,
+        act(&[Side::Second], Action::Chat(Phrase::GoodGame)),
+        4_000,
+    )
+    .unwrap();
+    assert!(matches!(
+        room.decide(&act(&[], Action::Chat(Phrase::Oops)), 9_000),
+        Err(Refusal::NotSeated)
+    ));
+
+    let quiet = RoomSettings {
+        chat: false,
+        ..RoomSettings::default()
+    };
+    let room = playing(Variant::Shogi, quiet);
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Chat(Phrase::Hello)), 0),
+        Err(Refusal::NoChat(_))
+    ));
+    let mut local = Room::new(setup(Variant::Shogi, Mode::Local, RoomSettings::default())).unwrap();
+    run(&mut local, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    assert!(matches!(
+        local.decide(&act(&[Side::First], Action::Chat(Phrase::Hello)), 0),
+        Err(Refusal::NoChat(_))
     ));
 }

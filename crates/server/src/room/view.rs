@@ -6,6 +6,7 @@ use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
 use super::core::{Mode, Presence, Room, RoomStatus};
+use super::phrase::Phrase;
 use crate::lobby::Summary;
 use crate::openapi::{ModeName, SideName, StatusName, VariantName};
 use crate::records::{self, Notation};
@@ -240,6 +241,11 @@ pub enum ActReply {
         /// The new game's number once started.
         #[serde(skip_serializing_if = "Option::is_none")]
         game: Option<u32>,
+    },
+    /// A quick-chat phrase was sent.
+    Said {
+        /// The phrase.
+        phrase: Phrase,
     },
     /// A takeback was asked for, declined, or done (with the moves left).
     Takeback {
