@@ -56,6 +56,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(ws::lobby_socket))
         .routes(routes!(stats))
         .routes(routes!(player, rename_player))
+        .routes(routes!(crate::player_games::player_games))
         .routes(routes!(openapi::document))
         .split_for_parts();
     router.layer(Extension(openapi::Document::new(&document)))

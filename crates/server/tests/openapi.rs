@@ -1088,6 +1088,44 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
         )
         .await;
 
+    // "My games": Ann's own list, with her credential only.
+    let games_path = format!("/players/{ann}/games");
+    let games = contract
+        .expect(
+            server,
+            ("GET", &games_path),
+            Some(&secret),
+            None,
+            (200, None),
+        )
+        .await;
+    assert_eq!(games["games"][0]["room"], id.as_str());
+    assert_eq!(games["games"][0]["opponent"], Value::Null);
+    assert_eq!(games["more"], false);
+    for (token, expected) in [
+        (None, (401, Some("missing-credential"))),
+        (Some("not-the-secret"), (403, Some("wrong-credential"))),
+    ] {
+        contract
+            .expect(server, ("GET", &games_path), token, None, expected)
+            .await;
+    }
+    let too_many = format!("{games_path}?limit=51");
+    contract
+        .expect(
+            server,
+            ("GET", &too_many),
+            Some(&secret),
+            None,
+            (422, Some("bad-request")),
+        )
+        .await;
+    let not_a_number = format!("{games_path}?limit=many");
+    let (status, _) = contract
+        .call(server, "GET", &not_a_number, Some(&secret), None)
+        .await;
+    assert_eq!(status, 400);
+
     let (status, _) = contract
         .call(server, "GET", "/openapi.json", None, None)
         .await;
@@ -1181,6 +1219,7 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/lobby/ws", vec!["get"]),
         ("/openapi.json", vec!["get"]),
         ("/players/{id}", vec!["get", "put"]),
+        ("/players/{id}/games", vec!["get"]),
         ("/records", vec!["post"]),
         ("/rooms", vec!["post"]),
         ("/rooms/{id}", vec!["get"]),
