@@ -1,10 +1,11 @@
 // What the room page knows of its room: the latest room JSON with the latest
-// presence frame put in, the away countdowns the events tell of, this
-// device's seat and the socket's connection. No DOM: the controller feeds it
-// (the fetched room, the socket's frames) and the views read it.
+// presence frame put in, the away countdowns and quick-chat phrases the
+// events tell of, this device's seat, whether it flipped the board, and the
+// socket's connection. No DOM: the controller feeds it (the fetched room, the
+// socket's frames) and the views read it.
 //
-// An event batch changes only the away countdowns here; the controller then
-// refetches the whole room and hands it to `setRoom`. `applyEvent` is the
+// An event batch changes only the away countdowns and the quick-chat lines
+// here; the controller then refetches the whole room and hands it to `setRoom`. `applyEvent` is the
 // place where an event will change the room itself once events carry what
 // changed.
 
@@ -120,8 +121,8 @@ export class RoomState {
   }
 
   /**
-   * Applies one event; today only the away countdowns (the room comes from
-   * the refetch that follows a batch).
+   * Applies one event; today only the away countdowns and the quick chat
+   * (the room comes from the refetch that follows a batch).
    * @param {RoomEvent} event
    * @param {number} now
    * @returns {boolean} whether the event is fresh
