@@ -66,7 +66,7 @@ export function getRoom(id) {
 
 /**
  * @param {string} id
- * @param {string} action moves, resign, draw, impasse, rematch
+ * @param {string} action moves, resign, draw, impasse, rematch, takeback, takeback/decline
  * @param {string} token
  * @param {unknown} [body]
  */

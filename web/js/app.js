@@ -6,6 +6,7 @@
 import { el } from "./dom.js";
 import { LANGUAGES, language, setLanguage, startI18n, t } from "./i18n.js";
 import { VARIANTS, renderHome } from "./lobby.js";
+import { renderGames } from "./games.js";
 import { renderReplay } from "./replay.js";
 import { renderRoom } from "./room.js";
 import { pieceLabels, setPieceLabels } from "./storage.js";
@@ -111,6 +112,8 @@ function route() {
     current = renderRoom(main, decodeURIComponent(room[1]), announce);
   } else if (/^\/replay\/?$/.test(path)) {
     current = renderReplay(main);
+  } else if (/^\/games\/?$/.test(path)) {
+    current = renderGames(main);
   } else if (rules) {
     const variant = decodeURIComponent(rules[1]);
     renderRulesPage(main, variant);

@@ -96,6 +96,17 @@ export function sideName(variant, side) {
   return t(`side.${family(variant)}.${side}`);
 }
 
+/**
+ * The button that turns the board round (and the seats with it).
+ * @param {boolean} flipped whether the board is turned from its usual side
+ * @param {() => void} onFlip
+ */
+export function flipButton(flipped, onFlip) {
+  const button = el("button", { type: "button", "data-action": "flip", "aria-pressed": String(flipped) }, t("board.flip"));
+  button.addEventListener("click", onFlip);
+  return button;
+}
+
 /** A board with its hands, drawn into one container. */
 export class Board {
   /**

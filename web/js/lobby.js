@@ -81,6 +81,7 @@ const CHECKBOXES = [
   { name: "show_targets", initial: true, modes: ["computer", "local", "online"] },
   { name: "illegal_move_loses", initial: false, modes: ["computer", "local", "online"] },
   { name: "rated", initial: false, modes: ["online"] },
+  { name: "chat", initial: true, modes: ["online"] },
 ];
 
 /**
@@ -372,7 +373,7 @@ export function renderHome(container) {
   document.title = t("title.home");
   const intro = el("section", { class: "intro" });
   const replay = el("p");
-  replay.append(el("a", { href: "/replay" }, t("home.replay_link")));
+  replay.append(el("a", { href: "/replay" }, t("home.replay_link")), " · ", el("a", { href: "/games", "data-games-link": "" }, t("home.games_link")));
   intro.append(el("h1", {}, t("home.title")), el("p", {}, t("home.lead")), replay);
   const form = newGameForm();
   const lobby = lobbySection();

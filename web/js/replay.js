@@ -6,7 +6,7 @@
 
 import { AnalysisPanel } from "./analysis.js";
 import { ApiError, importRecord, recordUrl, request } from "./api.js";
-import { Board } from "./board.js";
+import { Board, flipButton } from "./board.js";
 import { el } from "./dom.js";
 import { errorBox, showError } from "./errors.js";
 import { t } from "./i18n.js";
@@ -54,6 +54,8 @@ class ReplayPage {
     this.variant = "";
     /** @type {unknown} */
     this.error = null;
+    /** Whether the board is turned, Gote/Black at the bottom. */
+    this.flipped = false;
     /** @type {Board | null} */
     this.board = null;
     /** @type {MoveList | null} */
@@ -137,7 +139,12 @@ class ReplayPage {
       const room = el("section", { class: `room replay ${family(game.variant)} ${game.variant}` });
       const main = el("div", { class: "room-main" });
       const holder = el("div");
-      main.append(holder);
+      const tools = el("div", { class: "board-tools" });
+      tools.append(flipButton(this.flipped, () => {
+        this.flipped = !this.flipped;
+        this.build();
+      }));
+      main.append(holder, tools);
       const side = el("aside", { class: "room-side", "aria-label": t("replay.panel") });
       const about = el("div", { class: "panel status-box" });
       about.append(...this.headerLines(game));
@@ -252,7 +259,7 @@ class ReplayPage {
     const plies = this.reviewPly ?? game.moves.length;
     this.board.render({
       position: positionAfter(game.variant, game.start, game.moves, plies),
-      orientation: "first",
+      orientation: this.flipped ? "second" : "first",
       labels: pieceLabels(),
       rankStyle: family(game.variant) === "shogi" ? shogiNotation() : "western",
       selected: null,

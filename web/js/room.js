@@ -9,14 +9,17 @@
 
 import { AnalysisPanel } from "./analysis.js";
 import { ApiError, act, getRoom, request } from "./api.js";
+import { flipButton } from "./board.js";
+import { muteButton, playSound, soundOf } from "./sounds.js";
 import { el } from "./dom.js";
 import { errorBox, errorText, showError } from "./errors.js";
 import { t } from "./i18n.js";
 import { MoveList, notationList, positionAfter, reviewPlyFor } from "./moves.js";
 import { keepPlayerCredential, playerCredential, playerName, roomToken, setRoomToken } from "./storage.js";
 import { renderActions } from "./room/actions.js";
+import { renderChat } from "./room/chat.js";
 import { eventText } from "./room/announce.js";
-import { tickClocks } from "./room/clocks.js";
+import { runningLeft, tickClocks } from "./room/clocks.js";
 import { layout } from "./room/layout.js";
 import { PlayBoard } from "./room/play.js";
 import { renameForm } from "./room/rename.js";
@@ -31,6 +34,9 @@ import { renderStatus } from "./room/status.js";
 /** @typedef {import("./room/actions.js").Action} Action */
 /** @typedef {import("./room/layout.js").RoomLayout} RoomLayout */
 /** @typedef {import("./storage.js").SeatToken} SeatToken */
+
+/** The last seconds of a player's clock, when the low-time sound plays. */
+const LOW_TIME_MS = 10_000;
 
 /** One open room page. */
 class RoomPage {
@@ -61,6 +67,8 @@ class RoomPage {
     this.analysis = null;
     /** The number of the game `analysis` is of. */
     this.analysedGame = 0;
+    /** @type {number | null} the move count of the turn the low-time sound last played on */
+    this.lowTimeTurn = null;
     /** @type {import("./api.js").RoomSocket | null} */
     this.socket = null;
     /** @type {number | undefined} */
@@ -139,6 +147,8 @@ class RoomPage {
       const text = eventText(state.room, event);
       if (text) this.announce(text);
     }
+    const sound = soundOf(state.room, fresh);
+    if (sound) playSound(sound);
   }
 
   onPresence() {
@@ -199,6 +209,10 @@ class RoomPage {
       })
       : null;
     renderShare(slots.share, state, rename);
+    slots.tools.replaceChildren(flipButton(state.flipped, () => {
+      state.flipped = !state.flipped;
+      this.build();
+    }), muteButton());
     this.render();
   }
 
@@ -214,6 +228,7 @@ class RoomPage {
     renderStatus(slots.status, state, this.error, this.reviewPly);
     renderActions(slots.actions, state, (action) => this.act(action));
     renderInviteLabel(slots.share, state);
+    renderChat(slots.chat, state, (phrase) => this.act("chat", { phrase }));
     const firstMover = positionAfter(room.variant, room.start, [], 0).sideToMove;
     const marks = this.analysis?.marks(firstMover) ?? [];
     this.moveList?.render(room.moves, notationList(room.variant, room.notation), this.reviewPly, marks);
@@ -253,6 +268,19 @@ class RoomPage {
     if (!this.state) return;
     tickClocks(this.container, this.state);
     tickAway(this.container, this.state);
+    this.warnLowTime(this.state);
+  }
+
+  /**
+   * Sounds once per turn when this device's clock is in its last 10 seconds.
+   * @param {RoomState} state
+   */
+  warnLowTime(state) {
+    const left = runningLeft(state);
+    const turn = state.room.moves.length;
+    if (left === null || left > LOW_TIME_MS || !state.isMyTurn() || this.lowTimeTurn === turn) return;
+    this.lowTimeTurn = turn;
+    playSound("low-time");
   }
 
   /** @param {number | null} ply the position to show; null for the live one */

@@ -148,3 +148,13 @@ export function xiangqiNotation(lang) {
 export function setXiangqiNotation(notation) {
   write("notation.xiangqi", notation);
 }
+
+/** @returns {boolean} whether this device muted the game's sounds */
+export function soundsMuted() {
+  return read("muted") === "true";
+}
+
+/** @param {boolean} muted */
+export function setSoundsMuted(muted) {
+  write("muted", muted ? "true" : null);
+}

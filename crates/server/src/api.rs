@@ -26,7 +26,7 @@ use crate::event::{EventJson, Frame};
 use crate::identity::{Identity, display_name};
 use crate::lobby::LobbyView;
 use crate::openapi::status;
-use crate::room::{ActReply, Action, Joiner, Mode, RoomHandle, RoomView, Watch};
+use crate::room::{ActReply, Action, Joiner, Mode, Phrase, RoomHandle, RoomView, Watch};
 use crate::room_settings::{RoomSettings, SettingsChoice};
 use crate::rooms::NewRoom;
 use crate::{AppState, analysis, openapi, records, ws};
@@ -44,6 +44,9 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(draw))
         .routes(routes!(impasse))
         .routes(routes!(rematch))
+        .routes(routes!(takeback))
+        .routes(routes!(decline_takeback))
+        .routes(routes!(chat))
         .routes(routes!(events))
         .routes(routes!(ws::room_socket))
         .routes(routes!(record))
@@ -56,6 +59,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(ws::lobby_socket))
         .routes(routes!(stats))
         .routes(routes!(player, rename_player))
+        .routes(routes!(crate::player_games::player_games))
         .routes(routes!(openapi::document))
         .split_for_parts();
     router.layer(Extension(openapi::Document::new(&document)))
@@ -561,6 +565,101 @@ async fn rematch(
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::Rematch).await
+}
+
+/// Take back a move.
+///
+/// In local rooms the last move, against the computer the player's last move and its reply (on the player's
+/// turn); online this asks the opponent, and asking when the opponent asked accepts. Refused with 409
+/// no-takeback in rated rooms and before the player's first move.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/takeback",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Offered, or agreed with the moves left.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "not-playing, not-your-turn (the computer is thinking) or no-takeback.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn takeback(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::Takeback).await
+}
+
+/// Decline the opponent's asking to take back a move.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/takeback/decline",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Declined.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "not-playing, or no-takeback: nothing was asked of this seat.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn decline_takeback(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::DeclineTakeback).await
+}
+
+/// `POST /rooms/{id}/chat` body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SendPhrase {
+    /// The phrase's id; each reader's page shows it in their own language.
+    phrase: Phrase,
+}
+
+/// Send a quick-chat phrase to the room.
+///
+/// Only seated players of online rooms with the `chat` setting on (the default), one phrase every 3 seconds
+/// per seat; before, during and after the game. The phrase is a `chat` event of the room.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/chat",
+    tag = "seats",
+    params(RoomPath),
+    request_body = SendPhrase,
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Sent.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "chat-off: a local or computer room, or chat turned off.", body = ErrorBody),
+        (status = 413, description = status::TOO_LARGE, body = ErrorBody),
+        (status = 422, description = "bad-request: the body is not a SendPhrase (an unknown phrase).", body = ErrorBody),
+        (status = 429, description = "too-many: a phrase sooner than 3 seconds after this seat's last.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn chat(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+    AppJson(body): AppJson<SendPhrase>,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::Chat(body.phrase)).await
 }
 
 /// `?since=N&follow=true&token=T` of the events stream and the WebSocket.

@@ -118,6 +118,9 @@ impl ApiError {
                 Refusal::Move(PlayError::Parse(_)) => "bad-move-text",
                 Refusal::Move(PlayError::Illegal { reason, .. }) => reason.code(),
                 Refusal::Impasse(_) => "impasse-refused",
+                Refusal::NoTakeback(_) => "no-takeback",
+                Refusal::NoChat(_) => "chat-off",
+                Refusal::ChatTooSoon => "too-many",
             },
             ApiError::BadRequest(_) => "bad-request",
             ApiError::BadRecord(_) => "bad-record",
@@ -143,7 +146,10 @@ impl ApiError {
                 Refusal::NotYourTurn
                 | Refusal::NoFreeSeat
                 | Refusal::NotPlaying(_)
-                | Refusal::Stale => StatusCode::CONFLICT,
+                | Refusal::Stale
+                | Refusal::NoTakeback(_)
+                | Refusal::NoChat(_) => StatusCode::CONFLICT,
+                Refusal::ChatTooSoon => StatusCode::TOO_MANY_REQUESTS,
                 Refusal::Move(_) | Refusal::Impasse(_) => StatusCode::UNPROCESSABLE_ENTITY,
             },
             ApiError::BadRequest(_) | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::openapi::SideName;
-use crate::room::{Event, EventKind, Winner};
+use crate::room::{Event, EventKind, Phrase, Winner};
 
 /// One event as JSON: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
@@ -112,6 +112,34 @@ pub enum EventKindJson {
         #[schema(value_type = SideName)]
         seat: Side,
     },
+    /// A seat asked to take back its last move; the other seat accepts by
+    /// asking too (`POST /rooms/{id}/takeback`), or declines.
+    TakebackOffered {
+        /// The seat that asked.
+        #[schema(value_type = SideName)]
+        seat: Side,
+    },
+    /// The seat asked declined the takeback.
+    TakebackDeclined {
+        /// The seat that declined.
+        #[schema(value_type = SideName)]
+        seat: Side,
+    },
+    /// Moves were taken back: the game goes on from its first `ply` moves,
+    /// the side to move's turn starting afresh (time spent is not given back).
+    TakenBack {
+        /// How many moves of the game remain.
+        ply: usize,
+    },
+    /// A seated player of an online room sent a quick-chat phrase (its id:
+    /// the page shows it in the reader's language).
+    Chat {
+        /// The seat.
+        #[schema(value_type = SideName)]
+        seat: Side,
+        /// The phrase.
+        phrase: Phrase,
+    },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
@@ -159,6 +187,10 @@ impl From<&Event> for EventJson {
             EventKind::Away { seat, grace_ms } => EventKindJson::Away { seat, grace_ms },
             EventKind::Takeover { seat } => EventKindJson::Takeover { seat },
             EventKind::Back { seat } => EventKindJson::Back { seat },
+            EventKind::TakebackOffered { seat } => EventKindJson::TakebackOffered { seat },
+            EventKind::TakebackDeclined { seat } => EventKindJson::TakebackDeclined { seat },
+            EventKind::TakenBack { ply } => EventKindJson::TakenBack { ply },
+            EventKind::Chat { seat, phrase } => EventKindJson::Chat { seat, phrase },
             EventKind::Renamed { seat, name } => EventKindJson::Renamed { seat, name },
         };
         EventJson {
@@ -211,6 +243,16 @@ impl EventJson {
             EventKindJson::Away { seat, grace_ms } => EventKind::Away { seat, grace_ms },
             EventKindJson::Takeover { seat } => EventKind::Takeover { seat },
             EventKindJson::Back { seat } => EventKind::Back { seat },
+            EventKindJson::TakebackOffered { seat } => EventKind::TakebackOffered { seat },
+            EventKindJson::TakebackDeclined { seat } => EventKind::TakebackDeclined { seat },
+            EventKindJson::TakenBack { ply } if ply < game.ply() => EventKind::TakenBack { ply },
+            EventKindJson::TakenBack { ply } => {
+                return Err(format!(
+                    "a takeback to move {ply} in a game of {} moves",
+                    game.ply()
+                ));
+            }
+            EventKindJson::Chat { seat, phrase } => EventKind::Chat { seat, phrase },
             EventKindJson::Renamed { seat, name } => EventKind::Renamed { seat, name },
         };
         Ok(Event {
@@ -309,5 +351,25 @@ mod tests {
             game.parse_move("h2e2").unwrap(),
             AnyMove::Xiangqi(_)
         ));
+    }
+
+    #[test]
+    fn a_takeback_to_a_move_the_game_has_not_reached_is_refused() {
+        let mut game = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
+        game.play_text("7g7f").unwrap();
+        let stored = |ply| EventJson {
+            seq: 9,
+            at: 0,
+            kind: EventKindJson::TakenBack { ply },
+        };
+        assert_eq!(
+            stored(0).into_event(&game).unwrap().kind,
+            EventKind::TakenBack { ply: 0 }
+        );
+        let err = stored(1).into_event(&game).unwrap_err();
+        assert!(
+            err.contains("a takeback to move 1 in a game of 1 moves"),
+            "{err}"
+        );
     }
 }

@@ -32,6 +32,7 @@ mod identity;
 mod ids;
 mod lobby;
 mod openapi;
+mod player_games;
 mod rate;
 mod ratings;
 mod records;

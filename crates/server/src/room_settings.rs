@@ -25,6 +25,8 @@ pub struct RoomSettings {
     pub show_targets: bool,
     /// `rated`: the game changes both players' ratings.
     pub rated: bool,
+    /// `chat`: the seated players of an online room may send quick-chat phrases.
+    pub chat: bool,
     /// The rules library's settings (`impasse`, `handicap`, `move_limit` ...).
     pub rules: Settings,
 }
@@ -37,6 +39,7 @@ impl Default for RoomSettings {
             swap_first_player: true,
             show_targets: true,
             rated: false,
+            chat: true,
             rules: Settings::default(),
         }
     }
@@ -92,6 +95,7 @@ impl RoomSettings {
                 self.show_targets = value.as_bool().ok_or_else(|| bad("true or false"))?
             }
             "rated" => self.rated = value.as_bool().ok_or_else(|| bad("true or false"))?,
+            "chat" => self.chat = value.as_bool().ok_or_else(|| bad("true or false"))?,
             _ => {
                 // The rules library takes its values as text: "27-point", "200", "true".
                 let text = match value {
@@ -139,6 +143,8 @@ pub struct SettingsView {
     pub show_targets: bool,
     /// The game changes both players' ratings.
     pub rated: bool,
+    /// The seated players of an online room may send quick-chat phrases.
+    pub chat: bool,
     /// `24-point`, `27-point` or `off` (shogi, annan).
     pub impasse: String,
     /// `standard` or `traditional` (annan).
@@ -162,6 +168,7 @@ impl From<&RoomSettings> for SettingsView {
             swap_first_player: settings.swap_first_player,
             show_targets: settings.show_targets,
             rated: settings.rated,
+            chat: settings.chat,
             impasse: rules.impasse.to_string(),
             annan_setup: rules.annan_setup.to_string(),
             annan_dead_piece: rules.annan_dead_piece.to_string(),
@@ -252,6 +259,10 @@ fn settings_schema(description: &str, every_key: bool) -> RefOr<Schema> {
             boolean("The game changes both players' Glicko-2 ratings."),
         ),
         (
+            "chat",
+            boolean("The seated players of an online room may send quick-chat phrases."),
+        ),
+        (
             Impasse::KEY,
             one_of(
                 Impasse::ALL.iter().map(|v| v.name()).collect(),
@@ -329,6 +340,7 @@ mod tests {
         assert_eq!(json["annan_setup"], "standard");
         assert_eq!(json["illegal_move_loses"], false);
         assert_eq!(json["rated"], false);
+        assert_eq!(json["chat"], true);
     }
 
     #[test]

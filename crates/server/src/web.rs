@@ -21,13 +21,14 @@ use crate::AppState;
 #[folder = "$CARGO_MANIFEST_DIR/../../web"]
 struct Assets;
 
-/// The page routes (home, rooms, rules pages, replay) and `/assets/*path`.
+/// The page routes (home, rooms, rules pages, replay, my games) and `/assets/*path`.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(page))
         .route("/rooms/{id}", get(page))
         .route("/rules/{variant}", get(page))
         .route("/replay", get(page))
+        .route("/games", get(page))
         .route("/assets/{*path}", get(asset))
         .fallback(unknown_page)
 }

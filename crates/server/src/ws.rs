@@ -24,7 +24,7 @@ use utoipa::{PartialSchema, ToSchema};
 use crate::api::{Connection, EventsQuery, RoomPath, token};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
-use crate::room::{ActReply, Action};
+use crate::room::{ActReply, Action, Phrase};
 use crate::{AppState, Config};
 
 /// The hard cap on a frame: larger ones close the socket. Frames between the
@@ -66,6 +66,26 @@ pub(crate) enum ClientFrame {
     },
     /// Ask for another game (`POST /rooms/{id}/rematch`).
     Rematch {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
+    /// Take back a move, ask to, or accept the asking (`POST /rooms/{id}/takeback`).
+    Takeback {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
+    /// Decline the opponent's takeback (`POST /rooms/{id}/takeback/decline`).
+    DeclineTakeback {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
+    /// Send a quick-chat phrase (`POST /rooms/{id}/chat`).
+    Chat {
+        /// The phrase's id.
+        phrase: Phrase,
         /// Any JSON value, returned in the reply.
         #[serde(default)]
         request_id: Option<Value>,
@@ -367,7 +387,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
     let frame: ClientFrame = match serde_json::from_str(body) {
         Ok(frame) => frame,
         Err(err) => {
-            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"ping\", ...}";
+            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"takeback\"|\"decline_takeback\"|\"chat\"|\"ping\", ...}";
             let error = ApiError::BadRequest(format!("{err}; {hint}"));
             return error_frame(request_id_of(body.as_bytes()), &error);
         }
@@ -378,6 +398,9 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         ClientFrame::Draw { request_id } => (Action::Draw, request_id),
         ClientFrame::Impasse { request_id } => (Action::Impasse, request_id),
         ClientFrame::Rematch { request_id } => (Action::Rematch, request_id),
+        ClientFrame::Takeback { request_id } => (Action::Takeback, request_id),
+        ClientFrame::DeclineTakeback { request_id } => (Action::DeclineTakeback, request_id),
+        ClientFrame::Chat { phrase, request_id } => (Action::Chat(phrase), request_id),
         ClientFrame::Ping { request_id } => {
             return text(&SocketFrame::Pong { request_id });
         }

@@ -30,6 +30,14 @@ async fn restart(url: &str) {
         .await;
     assert_eq!(server.play(&id, &first, "7g7f").await.0, 200);
     assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
+    // Second takes its move back with First's consent and plays it again: the
+    // log holds the takeback, and the restart replays it.
+    let takeback = format!("/api/v1/rooms/{id}/takeback");
+    for token in [&second, &first] {
+        let (status, _) = server.request("POST", &takeback, Some(token), None).await;
+        assert_eq!(status, 200);
+    }
+    assert_eq!(server.play(&id, &second, "3c3d").await.0, 200);
     let (finished, winner, _) = server.online_room("shogi", None, json!({})).await;
     let (status, _) = server
         .request(
@@ -48,6 +56,7 @@ async fn restart(url: &str) {
     assert!(lobby["playing"].as_u64().unwrap() >= 1, "{lobby}");
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(room["moves"], json!(["7g7f", "3c3d"]));
+    assert!(room["takeback_offer"].is_null());
     assert_eq!(room["seats"]["first"]["name"], "Ann");
     assert_eq!(room["clocks"]["running"], "first");
     assert!(room["clocks"]["remaining_ms"].as_u64().unwrap() > 55_000);

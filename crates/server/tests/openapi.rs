@@ -487,7 +487,15 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
     let missing = "0".repeat(32);
 
     // Waiting for a player: nothing may be played yet.
-    for action in ["moves", "resign", "draw", "impasse", "rematch"] {
+    for action in [
+        "moves",
+        "resign",
+        "draw",
+        "impasse",
+        "rematch",
+        "takeback",
+        "takeback/decline",
+    ] {
         let path = format!("/rooms/{id}/{action}");
         let body = (action == "moves").then(|| json!({"move": "7g7f"}));
         contract
@@ -608,6 +616,122 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
         .await;
     let ply = play(contract, server, &id, &first, "7g7f").await;
     assert_eq!(ply["ply"], 1);
+
+    // A takeback: declined when nobody asked, asked, declined, asked again and accepted.
+    let nothing_asked = (409, Some("no-takeback"));
+    act(
+        contract,
+        server,
+        (&id, "takeback/decline"),
+        Some(&second),
+        nothing_asked,
+    )
+    .await;
+    let asked = act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        (200, None),
+    )
+    .await;
+    assert_eq!(asked["takeback"], "offered");
+    assert_eq!(contract.room(server, &id).await["takeback_offer"], "first");
+    let declined = act(
+        contract,
+        server,
+        (&id, "takeback/decline"),
+        Some(&second),
+        (200, None),
+    )
+    .await;
+    assert_eq!(declined["takeback"], "declined");
+    act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        (200, None),
+    )
+    .await;
+    let agreed = act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&second),
+        (200, None),
+    )
+    .await;
+    assert_eq!(agreed, json!({"takeback": "agreed", "ply": 0}));
+    assert_eq!(contract.room(server, &id).await["moves"], json!([]));
+    act(
+        contract,
+        server,
+        (&id, "takeback"),
+        Some(&first),
+        nothing_asked,
+    )
+    .await;
+    play(contract, server, &id, &first, "7g7f").await;
+
+    // Quick chat: a phrase, one too soon after it, an unknown one; no seat, no chat.
+    let chat = format!("/rooms/{id}/chat");
+    let good_luck = json!({"phrase": "good_luck"});
+    let said = contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&second),
+            Some(&good_luck),
+            (200, None),
+        )
+        .await;
+    assert_eq!(said, json!({"phrase": "good_luck"}));
+    let again = (429, Some("too-many"));
+    contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&second),
+            Some(&good_luck),
+            again,
+        )
+        .await;
+    let unknown = json!({"phrase": "you_will_lose"});
+    let bad = (422, Some("bad-request"));
+    contract
+        .expect(server, ("POST", &chat), Some(&first), Some(&unknown), bad)
+        .await;
+    for (token, expected) in [
+        (None, (401, Some("missing-token"))),
+        (Some("nope"), (403, Some("wrong-token"))),
+    ] {
+        contract
+            .expect(server, ("POST", &chat), token, Some(&good_luck), expected)
+            .await;
+    }
+    let chat_missing = format!("/rooms/{missing}/chat");
+    contract
+        .expect(
+            server,
+            ("POST", &chat_missing),
+            Some(&first),
+            Some(&good_luck),
+            (404, Some("room-not-found")),
+        )
+        .await;
+    let quiet = json!({"variant": "shogi", "mode": "online", "settings": {"chat": false}});
+    let (quiet_id, quiet_first) = create(contract, server, quiet).await;
+    let quiet_chat = format!("/rooms/{quiet_id}/chat");
+    contract
+        .expect(
+            server,
+            ("POST", &quiet_chat),
+            Some(&quiet_first),
+            Some(&good_luck),
+            (409, Some("chat-off")),
+        )
+        .await;
     act(
         contract,
         server,
@@ -750,6 +874,15 @@ async fn events_records_and_sockets(contract: &Contract, server: &TestServer) {
         assert_eq!(player.next_of(reply).await["request_id"], kind);
     }
     play(contract, server, &id, &second, "3c3d").await;
+    player.client.send(json!({"type": "takeback"})).await;
+    player.next_of("ack").await;
+    watcher.next_of("takeback_offered").await;
+    player
+        .client
+        .send(json!({"type": "chat", "phrase": "oops"}))
+        .await;
+    assert_eq!(player.next_of("ack").await["phrase"], "oops");
+    assert_eq!(watcher.next_of("chat").await["phrase"], "oops");
     player.client.send(json!({"type": "resign"})).await;
     player.next_of("ack").await;
     player.client.send(json!({"type": "rematch"})).await;
@@ -960,6 +1093,44 @@ async fn players_lobby_and_stats(contract: &Contract, server: &TestServer) {
         )
         .await;
 
+    // "My games": Ann's own list, with her credential only.
+    let games_path = format!("/players/{ann}/games");
+    let games = contract
+        .expect(
+            server,
+            ("GET", &games_path),
+            Some(&secret),
+            None,
+            (200, None),
+        )
+        .await;
+    assert_eq!(games["games"][0]["room"], id.as_str());
+    assert_eq!(games["games"][0]["opponent"], Value::Null);
+    assert_eq!(games["more"], false);
+    for (token, expected) in [
+        (None, (401, Some("missing-credential"))),
+        (Some("not-the-secret"), (403, Some("wrong-credential"))),
+    ] {
+        contract
+            .expect(server, ("GET", &games_path), token, None, expected)
+            .await;
+    }
+    let too_many = format!("{games_path}?limit=51");
+    contract
+        .expect(
+            server,
+            ("GET", &too_many),
+            Some(&secret),
+            None,
+            (422, Some("bad-request")),
+        )
+        .await;
+    let not_a_number = format!("{games_path}?limit=many");
+    let (status, _) = contract
+        .call(server, "GET", &not_a_number, Some(&secret), None)
+        .await;
+    assert_eq!(status, 400);
+
     let (status, _) = contract
         .call(server, "GET", "/openapi.json", None, None)
         .await;
@@ -1139,6 +1310,17 @@ async fn limits(contract: &Contract, server: &TestServer) {
             (413, Some("too-large")),
         )
         .await;
+    let chat = format!("/rooms/{id}/chat");
+    let big_phrase = json!({"phrase": "x".repeat(2000)});
+    contract
+        .expect(
+            server,
+            ("POST", &chat),
+            Some(&first),
+            Some(&big_phrase),
+            (413, Some("too-large")),
+        )
+        .await;
     let name = format!("/rooms/{id}/name");
     contract
         .expect(
@@ -1181,10 +1363,12 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/lobby/ws", vec!["get"]),
         ("/openapi.json", vec!["get"]),
         ("/players/{id}", vec!["get", "put"]),
+        ("/players/{id}/games", vec!["get"]),
         ("/records", vec!["post"]),
         ("/rooms", vec!["post"]),
         ("/rooms/{id}", vec!["get"]),
         ("/rooms/{id}/analysis", vec!["post"]),
+        ("/rooms/{id}/chat", vec!["post"]),
         ("/rooms/{id}/draw", vec!["post"]),
         ("/rooms/{id}/events", vec!["get"]),
         ("/rooms/{id}/impasse", vec!["post"]),
@@ -1194,6 +1378,8 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/rooms/{id}/record", vec!["get"]),
         ("/rooms/{id}/rematch", vec!["post"]),
         ("/rooms/{id}/resign", vec!["post"]),
+        ("/rooms/{id}/takeback", vec!["post"]),
+        ("/rooms/{id}/takeback/decline", vec!["post"]),
         ("/rooms/{id}/ws", vec!["get"]),
         ("/stats", vec!["get"]),
     ]

@@ -13,7 +13,7 @@ use sqlx::sqlite::{
 };
 
 use crate::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, RatingRecord, Result, RoomRecord,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, Result, RoomRecord,
     SeatRecord, Store, StoreError, VariantCounts,
 };
 
@@ -310,6 +310,39 @@ macro_rules! store_impl {
                      GROUP BY variant ORDER BY variant",
                 )
                 .bind(player)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn player_games(
+                &self,
+                player: &str,
+                limit: i64,
+                offset: i64,
+            ) -> Result<Vec<PlayerGame>> {
+                // One row per room: in a local room the player holds both
+                // seats and is listed by the first.
+                Ok(sqlx::query_as(
+                    "SELECT r.id AS room_id, r.variant, r.mode, r.created_at, r.finished, s.seat, \
+                     o.player AS opponent, p.name AS opponent_name, \
+                     CASE WHEN g.room_id IS NULL THEN NULL WHEN g.winner IS NULL THEN 'draw' \
+                        WHEN (g.winner = 'first' AND g.first_player = $1) \
+                          OR (g.winner = 'second' AND g.second_player = $1) THEN 'win' \
+                        ELSE 'loss' END AS result, \
+                     g.reason \
+                     FROM seats s \
+                     JOIN rooms r ON r.id = s.room_id \
+                     LEFT JOIN seats o ON o.room_id = s.room_id AND o.seat <> s.seat \
+                     LEFT JOIN players p ON p.id = o.player \
+                     LEFT JOIN games g ON g.room_id = s.room_id \
+                        AND g.number = (SELECT MAX(number) FROM games WHERE room_id = s.room_id) \
+                     WHERE s.player = $1 AND s.seat = \
+                        (SELECT MIN(seat) FROM seats WHERE room_id = s.room_id AND player = $1) \
+                     ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3",
+                )
+                .bind(player)
+                .bind(limit)
+                .bind(offset)
                 .fetch_all(&self.pool)
                 .await?)
             }

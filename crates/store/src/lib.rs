@@ -24,7 +24,7 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore, open};
 pub use records::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, RatingRecord, RoomRecord, SeatRecord,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, RoomRecord, SeatRecord,
     VariantCounts,
 };
 pub use secret::digest;
@@ -151,6 +151,14 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// Database failures.
     async fn player_counts(&self, player: &str) -> Result<Vec<PlayerCounts>>;
+
+    /// The rooms `player` holds a seat in, newest first: `limit` of them after
+    /// skipping `offset`, each with its opponent and the player's result in
+    /// its last recorded game.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn player_games(&self, player: &str, limit: i64, offset: i64) -> Result<Vec<PlayerGame>>;
 
     /// A player's rating in a variant, if they played a rated game of it.
     ///

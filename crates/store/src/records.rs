@@ -126,3 +126,30 @@ pub struct AnalysisRecord {
     /// When it was made, in unix milliseconds.
     pub created_at: i64,
 }
+
+/// A room a player holds a seat in, for their list of games.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct PlayerGame {
+    /// The room.
+    pub room_id: String,
+    /// The variant.
+    pub variant: String,
+    /// `online`, `local` or `computer`.
+    pub mode: String,
+    /// When the room was made, in unix milliseconds.
+    pub created_at: i64,
+    /// 1 when the room's current game is over, else 0.
+    pub finished: i64,
+    /// The seat the player holds (`first` in a local room, where they hold both).
+    pub seat: String,
+    /// The player in the other seat (the player themselves in a local room,
+    /// `computer` for the engine), `None` while it is free.
+    pub opponent: Option<String>,
+    /// The opponent's display name, when the store knows the player.
+    pub opponent_name: Option<String>,
+    /// The player's result in the room's last recorded game: `win`, `loss` or
+    /// `draw`; `None` before any game was recorded.
+    pub result: Option<String>,
+    /// That game's end reason (`checkmate`, `resignation` ...).
+    pub reason: Option<String>,
+}

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use store::{
-    AnalysisRecord, EventRecord, GameRecord, RatingRecord, RoomRecord, SeatRecord, Store,
-    StoreError,
+    AnalysisRecord, EventRecord, GameRecord, PlayerGame, RatingRecord, RoomRecord, SeatRecord,
+    Store, StoreError,
 };
 
 fn unique(prefix: &str) -> String {
@@ -320,6 +320,7 @@ async fn conformance(store: Arc<dyn Store>) {
     games_counts_and_ratings(&*store).await;
     players(&*store).await;
     analyses(&*store).await;
+    a_players_games(&*store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -427,4 +428,96 @@ async fn a_database_error_says_its_cause_once() {
     };
     let report = chain(&err);
     assert_eq!(report.matches(&cause.to_string()).count(), 1, "{report}");
+}
+
+/// Seats `player` in `seat` of the room `id`, with event `seq`.
+async fn seat(store: &dyn Store, id: &str, seq: i64, seat: &str, player: &str) {
+    let record = SeatRecord {
+        room_id: id.to_owned(),
+        seat: seat.to_owned(),
+        token_hash: store::digest(&format!("{id}-{seat}")),
+        player: player.to_owned(),
+    };
+    store
+        .append_events(id, &[event(seq, "seated", "{}")], Some(&record))
+        .await
+        .unwrap();
+}
+
+async fn a_players_games(store: &dyn Store) {
+    let (ann, bob) = (unique("ann"), unique("bob"));
+    store.create_player(&bob, "hash", "Bob").await.unwrap();
+    let (won, waiting, local) = (unique("won"), unique("waiting"), unique("local"));
+    let rooms = [(&won, 1_000), (&waiting, 2_000), (&local, 3_000)];
+    for (id, created_at) in rooms {
+        create(store, &room(id, "d", created_at)).await.unwrap();
+    }
+    // An online game Ann won as second, a room waiting for her opponent, and a
+    // local room where she holds both seats.
+    seat(store, &won, 1, "first", &bob).await;
+    seat(store, &won, 2, "second", &ann).await;
+    let game = GameRecord {
+        room_id: won.clone(),
+        number: 1,
+        variant: "shogi".to_owned(),
+        rated: false,
+        first_player: bob.clone(),
+        second_player: ann.clone(),
+        winner: Some("second".to_owned()),
+        reason: "checkmate".to_owned(),
+        finished_at: 1_500,
+    };
+    store.finish_game(&game, &[]).await.unwrap();
+    store.set_finished(&won, true).await.unwrap();
+    seat(store, &waiting, 1, "first", &ann).await;
+    seat(store, &local, 1, "first", &ann).await;
+    seat(store, &local, 2, "second", &ann).await;
+
+    let games = store.player_games(&ann, 10, 0).await.unwrap();
+    let ids: Vec<&str> = games.iter().map(|game| game.room_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [local.as_str(), waiting.as_str(), won.as_str()],
+        "newest first, one row a room"
+    );
+    assert_eq!(
+        games[2],
+        PlayerGame {
+            room_id: won.clone(),
+            variant: "shogi".to_owned(),
+            mode: "online".to_owned(),
+            created_at: 1_000,
+            finished: 1,
+            seat: "second".to_owned(),
+            opponent: Some(bob.clone()),
+            opponent_name: Some("Bob".to_owned()),
+            result: Some("win".to_owned()),
+            reason: Some("checkmate".to_owned()),
+        }
+    );
+    assert_eq!(
+        (games[1].opponent.as_deref(), games[1].result.as_deref()),
+        (None, None)
+    );
+    assert_eq!(
+        (games[0].seat.as_str(), games[0].opponent.as_deref()),
+        ("first", Some(ann.as_str()))
+    );
+    // Pages: the limit and the offset.
+    let second_page = store.player_games(&ann, 2, 2).await.unwrap();
+    assert_eq!(second_page.len(), 1);
+    assert_eq!(second_page[0].room_id, won);
+    let bobs = store.player_games(&bob, 10, 0).await.unwrap();
+    assert_eq!(bobs.len(), 1);
+    assert_eq!(
+        (bobs[0].seat.as_str(), bobs[0].result.as_deref()),
+        ("first", Some("loss"))
+    );
+    assert!(
+        store
+            .player_games(&unique("nobody"), 10, 0)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }

@@ -1,12 +1,13 @@
-// The actions panel: draw, impasse and resign while playing; rematch after
-// the game. Only a device holding a seat sees it. Resigning asks first, in
-// the panel itself: one slip of a finger or of the Tab key must not end a game.
+// The actions panel: draw, impasse, takeback and resign while playing;
+// rematch after the game. Only a device holding a seat sees it. Resigning asks
+// first, in the panel itself: one slip of a finger or of the Tab key must not
+// end a game.
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
-/** @typedef {"resign" | "draw" | "impasse" | "rematch"} Action the API's action paths */
+/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline" | "chat"} Action the API's action paths */
 
 /**
  * @param {HTMLElement} box
@@ -49,6 +50,7 @@ export function renderActions(box, state, act) {
       const label = room.settings.impasse === "27-point" ? t("action.declare_impasse") : t("action.claim_impasse");
       button("impasse", label, () => act("impasse"));
     }
+    if (!room.settings.rated) takebackButtons(room, state.heldSeats(), button, act);
     button("resign", t("action.resign"), () => {
       box.dataset.asking = "resign";
       confirmResign(box, state, act, true);
@@ -98,4 +100,24 @@ function confirmResign(box, state, act, focus) {
   box.hidden = false;
   box.replaceChildren(question);
   if (focus) no.focus();
+}
+
+/**
+ * Take back at once in local and computer rooms; online, ask, or answer the
+ * opponent's asking. The server refuses what cannot be taken back.
+ * @param {import("./types.js").Room} room
+ * @param {import("./types.js").SeatName[]} held the seats this device holds
+ * @param {(name: string, label: string, onClick: () => void, disabled?: boolean) => void} button
+ * @param {(action: Action) => void} act
+ */
+function takebackButtons(room, held, button, act) {
+  const offer = room.takeback_offer;
+  if (room.mode !== "online") {
+    button("takeback", t("action.takeback"), () => act("takeback"), room.moves.length === 0);
+  } else if (offer && !held.includes(offer)) {
+    button("accept-takeback", t("action.accept_takeback"), () => act("takeback"));
+    button("decline-takeback", t("action.decline_takeback"), () => act("takeback/decline"));
+  } else {
+    button("takeback", offer ? t("action.takeback_asked") : t("action.ask_takeback"), () => act("takeback"), Boolean(offer) || room.moves.length === 0);
+  }
 }

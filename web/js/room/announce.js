@@ -28,6 +28,12 @@ export function eventText(room, event) {
       return t("announce.draw_offered", { side: sideName(variant, event.side) });
     case "draw_declined":
       return t("status.draw_declined", { side: sideName(variant, event.side) });
+    case "takeback_offered":
+      return t("status.takeback_offered");
+    case "takeback_declined":
+      return t("announce.takeback_declined");
+    case "taken_back":
+      return t("announce.taken_back");
     case "seated":
       return t("announce.seated", { name: shownName(event.name) });
     case "new_game":

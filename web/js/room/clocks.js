@@ -26,17 +26,18 @@ export function clockText(ms) {
  * @param {RoomState} state
  */
 export function tickClocks(root, state) {
-  const { clocks, status } = state.room;
+  const { clocks } = state.room;
   if (!clocks) return;
   for (const side of /** @type {const} */ (["first", "second"])) {
     const clock = root.querySelector(`[data-clock=${side}]`);
     if (!clock) continue;
     let ms;
     let running = false;
+    const left = runningLeft(state);
     if (status === "finished" && clocks.final_left_ms) {
       ms = clocks.final_left_ms[side];
-    } else if (clocks.running === side && clocks.remaining_ms !== null && status === "playing") {
-      ms = clocks.remaining_ms - (performance.now() - state.fetchedAt);
+    } else if (clocks.running === side && left !== null) {
+      ms = left;
       running = true;
     } else {
       const main = clocks.main_left_ms?.[side] ?? 0;
@@ -46,4 +47,16 @@ export function tickClocks(root, state) {
     clock.classList.toggle("running", running);
     clock.classList.toggle("low", running && ms < 10000);
   }
+}
+
+/**
+ * What the running side has left for this move now, in ms; null when no
+ * clock runs.
+ * @param {RoomState} state
+ * @returns {number | null}
+ */
+export function runningLeft(state) {
+  const { clocks, status } = state.room;
+  if (!clocks || clocks.running === null || clocks.remaining_ms === null || status !== "playing") return null;
+  return clocks.remaining_ms - (performance.now() - state.fetchedAt);
 }

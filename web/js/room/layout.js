@@ -15,8 +15,10 @@ import { family } from "../pieces.js";
  * @property {HTMLElement} bottomSeat
  * @property {HTMLElement} board where the board goes
  * @property {HTMLElement} promotion where the promotion question opens, over the board
+ * @property {HTMLElement} tools the buttons under the board (flip)
  * @property {HTMLElement} status
  * @property {HTMLElement} actions
+ * @property {HTMLElement} chat the quick chat
  * @property {HTMLElement} moves
  * @property {HTMLElement} share
  */
@@ -35,19 +37,21 @@ export function layout(container, room) {
     bottomSeat: el("div", { class: "seat-slot bottom" }),
     board: el("div"),
     promotion: el("div", { class: "promotion-slot" }),
+    tools: el("div", { class: "board-tools" }),
     status: el("div", { class: "panel status-box" }),
     actions: el("div", { class: "panel actions" }),
+    chat: el("section", { class: "panel chat", "aria-label": t("chat.title") }),
     moves: el("div", { class: "panel moves" }),
     share: el("div", { class: "panel share" }),
   };
   const boardSlot = el("div", { class: "board-slot" });
   boardSlot.append(slots.board, slots.promotion);
   const main = el("div", { class: "room-main" });
-  main.append(slots.topSeat, boardSlot, slots.bottomSeat);
+  main.append(slots.topSeat, boardSlot, slots.bottomSeat, slots.tools);
   const side = el("aside", { class: "room-side", "aria-label": t("room.panel") });
   // The move list comes before the actions, so that Resign is not the next
   // Tab stop after the board.
-  side.append(slots.status, slots.moves, slots.actions, slots.share);
+  side.append(slots.status, slots.moves, slots.actions, slots.chat, slots.share);
   slots.page.append(main, side);
   container.replaceChildren(slots.page);
   return slots;

@@ -1,10 +1,11 @@
 // What the room page knows of its room: the latest room JSON with the latest
-// presence frame put in, the away countdowns the events tell of, this
-// device's seat and the socket's connection. No DOM: the controller feeds it
-// (the fetched room, the socket's frames) and the views read it.
+// presence frame put in, the away countdowns and quick-chat phrases the
+// events tell of, this device's seat, whether it flipped the board, and the
+// socket's connection. No DOM: the controller feeds it (the fetched room, the
+// socket's frames) and the views read it.
 //
-// An event batch changes only the away countdowns here; the controller then
-// refetches the whole room and hands it to `setRoom`. `applyEvent` is the
+// An event batch changes only the away countdowns and the quick-chat lines
+// here; the controller then refetches the whole room and hands it to `setRoom`. `applyEvent` is the
 // place where an event will change the room itself once events carry what
 // changed.
 
@@ -15,10 +16,14 @@ import { parsePosition } from "../position.js";
 /** @typedef {import("./types.js").PresenceFrame} PresenceFrame */
 /** @typedef {import("./types.js").Seat} Seat */
 /** @typedef {import("./types.js").SeatName} SeatName */
+/** @typedef {import("./types.js").Phrase} Phrase */
 /** @typedef {import("./types.js").Side} Side */
 /** @typedef {import("../position.js").Position} Position */
 /** @typedef {import("../storage.js").SeatToken} SeatToken */
 /** @typedef {"online" | "reconnecting"} Connection */
+
+/** How many quick-chat phrases the page keeps. */
+const CHAT_LINES = 6;
 
 /** Both seat names, in order. */
 const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
@@ -50,6 +55,10 @@ export class RoomState {
     this.quietUntil = room.last_seq;
     /** @type {Connection} */
     this.connection = "reconnecting";
+    /** Whether this device turned the board from its usual side. */
+    this.flipped = false;
+    /** @type {{ seat: SeatName, phrase: Phrase }[]} the quick-chat phrases heard on this page, oldest first */
+    this.chat = [];
   }
 
   /**
@@ -112,8 +121,8 @@ export class RoomState {
   }
 
   /**
-   * Applies one event; today only the away countdowns (the room comes from
-   * the refetch that follows a batch).
+   * Applies one event; today only the away countdowns and the quick chat
+   * (the room comes from the refetch that follows a batch).
    * @param {RoomEvent} event
    * @param {number} now
    * @returns {boolean} whether the event is fresh
@@ -125,6 +134,8 @@ export class RoomState {
       this.awayUntil[event.seat] = (fresh ? now : event.at) + event.grace_ms;
     } else if (event.type === "back" || event.type === "takeover") {
       delete this.awayUntil[event.seat];
+    } else if (event.type === "chat") {
+      this.chat = [...this.chat, { seat: event.seat, phrase: event.phrase }].slice(-CHAT_LINES);
     }
     return fresh;
   }
@@ -182,10 +193,11 @@ export class RoomState {
       .filter((side) => side === "first" || side === "second");
   }
 
-  /** @returns {Side} the side drawn at the bottom */
+  /** @returns {Side} the side drawn at the bottom: the player's own, unless flipped */
   orientation() {
     const sides = this.mySides();
-    return sides.length === 1 ? sides[0] : "first";
+    const usual = sides.length === 1 ? sides[0] : "first";
+    return this.flipped ? (usual === "first" ? "second" : "first") : usual;
   }
 
   /** @returns {boolean} whether this device is to move in the live position */

@@ -59,6 +59,9 @@ export function renderStatus(box, state, error, reviewPly) {
   if (room.draw_declined && room.status === "playing") {
     nodes.push(el("p", { "data-draw-declined": room.draw_declined }, t("status.draw_declined", { side: sideName(variant, room.draw_declined) })));
   }
+  if (room.takeback_offer && room.status === "playing") {
+    nodes.push(el("p", { "data-takeback-offer": room.takeback_offer }, t("status.takeback_offered")));
+  }
   if (room.rematch_offer && room.status === "finished") {
     nodes.push(el("p", {}, t("status.rematch_offered")));
   }

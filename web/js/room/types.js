@@ -20,6 +20,12 @@
  * after a swapped rematch seat `first` plays side `second`.
  * @typedef {"first" | "second"} SeatName
  */
+
+/**
+ * A quick-chat phrase's id; the page shows it in the reader's language.
+ * @typedef {"hello" | "good_luck" | "have_fun" | "please_wait" | "oops" | "nice_move" | "well_played"
+ *   | "good_game" | "thank_you" | "rematch"} Phrase
+ */
 /** @typedef {"shogi" | "minishogi" | "annan" | "xiangqi"} Variant */
 /** @typedef {"online" | "local" | "computer"} Mode */
 /** @typedef {"waiting" | "playing" | "finished"} Status waiting: a seat is free; finished: the game has an outcome */
@@ -36,6 +42,7 @@
  * @property {boolean} swap_first_player
  * @property {boolean} show_targets the page marks the selected piece's legal targets
  * @property {boolean} rated
+ * @property {boolean} chat the seated players of an online room may send quick-chat phrases
  * @property {"24-point" | "27-point" | "off"} impasse
  * @property {"standard" | "traditional"} annan_setup
  * @property {"allowed-if-supported" | "by-original-type" | "always-allowed"} annan_dead_piece
@@ -111,6 +118,7 @@
  * @property {Side | null} draw_offer the side that offered a draw
  * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
  * @property {SeatName | null} rematch_offer the seat that asked for another game
+ * @property {SeatName | null} takeback_offer the seat that asked to take back a move (online)
  * @property {number} spectators open sockets holding no seat
  * @property {number} game the game's number in the room, from 1
  * @property {number} last_seq the last event's seq, 0 before any
@@ -159,6 +167,10 @@
  *   | { type: "away", seat: SeatName, grace_ms: number }
  *   | { type: "takeover", seat: SeatName }
  *   | { type: "back", seat: SeatName }
+ *   | { type: "takeback_offered", seat: SeatName }
+ *   | { type: "takeback_declined", seat: SeatName }
+ *   | { type: "taken_back", ply: number }
+ *   | { type: "chat", seat: SeatName, phrase: Phrase }
  *   | { type: "renamed", seat: SeatName, name: string }} EventKind
  */
 

@@ -6,6 +6,7 @@
 
 use rules::{AnyGame, AnyMove, EndReason, ImpasseError, Outcome, PlayError, Side, Variant};
 
+use super::Phrase;
 use super::clock::Clock;
 use super::event::{Event, EventKind};
 use crate::room_settings::RoomSettings;
@@ -173,6 +174,13 @@ pub enum Action {
     Impasse,
     /// Ask for (or agree to) another game in the room once this one is over.
     Rematch,
+    /// Take back a move: at once in local and computer rooms, by asking the
+    /// opponent (or agreeing to their asking) online; never in rated rooms.
+    Takeback,
+    /// Decline the opponent's asking to take back a move.
+    DeclineTakeback,
+    /// Send a quick-chat phrase (online rooms with `chat` on), at any stage of the game.
+    Chat(Phrase),
 }
 
 /// What may change a room. Who sends it was checked before: `seats` are the
@@ -203,15 +211,15 @@ pub enum Command {
     Tick,
     /// The computer's answer to the draw offered to it after `ply` moves.
     ComputerDrawAnswer {
-        /// The number of moves played when it was asked.
-        ply: usize,
+        /// The room's [`Room::turn`] when it was asked.
+        turn: u64,
         /// Whether it accepts.
         accept: bool,
     },
-    /// The computer's choice for the side to move after `ply` moves.
+    /// The computer's choice for the side to move on the room's `turn`.
     ComputerMove {
-        /// The number of moves played when it was asked.
-        ply: usize,
+        /// The room's [`Room::turn`] when it was asked.
+        turn: u64,
         /// Its move.
         mv: AnyMove,
     },
@@ -241,6 +249,16 @@ pub enum Refusal {
     /// The computer answered a position (or an offer) that is gone.
     #[error("the computer's answer is for an earlier position")]
     Stale,
+    /// A takeback that cannot be: a rated room, nothing to take back, or
+    /// nothing asked to decline.
+    #[error("{0}")]
+    NoTakeback(&'static str),
+    /// Quick chat is off: a local or computer room, or `chat` turned off.
+    #[error("{0}")]
+    NoChat(&'static str),
+    /// A seat's phrase came sooner than [`CHAT_INTERVAL_MS`] after its last.
+    #[error("one quick-chat phrase every 3 seconds")]
+    ChatTooSoon,
 }
 
 /// A room: its game, seats, offers and clock.
@@ -254,6 +272,11 @@ pub struct Room {
     /// The side that declined a draw since the last move.
     draw_declined: Option<Side>,
     rematch_offer: Option<Side>,
+    takeback_offer: Option<Side>,
+    /// When each seat last sent a quick-chat phrase.
+    last_chat: [Option<i64>; 2],
+    /// Moves and takebacks so far: a computer's answer for another turn is stale.
+    turn: u64,
     game_number: u32,
     swapped: bool,
     /// When the current game began (unix milliseconds): the last seat taken,
@@ -289,6 +312,9 @@ impl Room {
             draw_offer: None,
             draw_declined: None,
             rematch_offer: None,
+            takeback_offer: None,
+            last_chat: [None; 2],
+            turn: 0,
             game_number: 1,
             swapped: false,
             clock,
@@ -327,7 +353,7 @@ impl Room {
     pub fn decide(&self, command: &Command, now: i64) -> Result<Vec<Event>, Refusal> {
         let kinds = match command {
             Command::Join(joiner) => vec![self.join(joiner)?],
-            Command::Act { seats, action } => self.act(seats, action)?,
+            Command::Act { seats, action } => self.act(seats, action, now)?,
             Command::Rename { seats, name } => {
                 if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
                     return Err(Refusal::NotSeated);
@@ -343,8 +369,8 @@ impl Room {
             Command::Leave(seat) => self.leave(*seat, now),
             Command::Return(seat) => self.come_back(*seat).into_iter().collect(),
             Command::Tick => self.tick(now),
-            Command::ComputerDrawAnswer { ply, accept } => {
-                if *ply != self.game.ply() || !self.computer_to_answer_draw() {
+            Command::ComputerDrawAnswer { turn, accept } => {
+                if *turn != self.turn || !self.computer_to_answer_draw() {
                     return Err(Refusal::Stale);
                 }
                 let offered = self.draw_offer.ok_or(Refusal::Stale)?;
@@ -359,8 +385,8 @@ impl Room {
                     }
                 }]
             }
-            Command::ComputerMove { ply, mv } => {
-                if *ply != self.game.ply() || !self.computer_to_move() {
+            Command::ComputerMove { turn, mv } => {
+                if *turn != self.turn || !self.computer_to_move() {
                     return Err(Refusal::Stale);
                 }
                 self.play(*mv, true)?
@@ -398,6 +424,8 @@ impl Room {
                 let _ = self.game.play(*mv);
                 self.draw_offer = None;
                 self.draw_declined = None;
+                self.takeback_offer = None;
+                self.turn += 1;
             }
             EventKind::DrawOffered { side } => self.draw_offer = Some(*side),
             EventKind::DrawDeclined { side } => {
@@ -422,6 +450,22 @@ impl Room {
                 self.end_game(outcome, *by);
             }
             EventKind::RematchOffered { seat } => self.rematch_offer = Some(*seat),
+            EventKind::TakebackOffered { seat } => self.takeback_offer = Some(*seat),
+            EventKind::Chat { seat, .. } => self.last_chat[seat.index()] = Some(event.at),
+            EventKind::TakebackDeclined { .. } => self.takeback_offer = None,
+            EventKind::TakenBack { ply } => {
+                let mut game = self.fresh_game();
+                for mv in self.game.moves().into_iter().take(*ply) {
+                    // Each was legal when it was played from this start.
+                    let _ = game.play(mv);
+                }
+                self.game = game;
+                // Time spent stays spent; the side to move starts its turn afresh.
+                self.clock.start_turn(event.at);
+                self.draw_offer = None;
+                self.takeback_offer = None;
+                self.turn += 1;
+            }
             EventKind::NewGame { game, swapped } => {
                 self.game = self.fresh_game();
                 self.game_began_at = event.at;
@@ -432,6 +476,8 @@ impl Room {
                 self.draw_offer = None;
                 self.draw_declined = None;
                 self.rematch_offer = None;
+                self.takeback_offer = None;
+                self.turn += 1;
                 self.played_by_people = false;
             }
             EventKind::Away { seat, grace_ms } => {
@@ -575,6 +621,17 @@ impl Room {
         self.rematch_offer
     }
 
+    /// The seat that asked to take back a move.
+    pub fn takeback_offer(&self) -> Option<Side> {
+        self.takeback_offer
+    }
+
+    /// How many moves and takebacks the room has seen: what a computer's
+    /// answer names as the turn it was asked on.
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+
     /// 1 for the room's first game, 2 after a rematch ...
     pub fn game_number(&self) -> u32 {
         self.game_number
@@ -677,12 +734,14 @@ impl Room {
         })
     }
 
-    fn act(&self, seats: &[Side], action: &Action) -> Result<Vec<EventKind>, Refusal> {
+    fn act(&self, seats: &[Side], action: &Action, now: i64) -> Result<Vec<EventKind>, Refusal> {
         if seats.is_empty() || seats.iter().any(|&seat| self.seat(seat).is_none()) {
             return Err(Refusal::NotSeated);
         }
-        if let Action::Rematch = action {
-            return self.rematch(seats[0]);
+        match action {
+            Action::Rematch => return self.rematch(seats[0]),
+            Action::Chat(phrase) => return self.chat(seats[0], *phrase, now),
+            _ => {}
         }
         let side = self.acting_side(seats, action)?;
         let mut events: Vec<EventKind> = self.come_back(self.seat_of(side)).into_iter().collect();
@@ -705,7 +764,15 @@ impl Room {
                 let outcome = next.claim_impasse(side)?;
                 vec![self.end(outcome, side)]
             }
-            Action::Rematch => Vec::new(),
+            Action::Takeback => self.takeback(self.seat_of(side))?,
+            Action::DeclineTakeback => {
+                let seat = self.seat_of(side);
+                if self.takeback_offer != Some(seat.opponent()) {
+                    return Err(Refusal::NoTakeback("no takeback was asked of you"));
+                }
+                vec![EventKind::TakebackDeclined { seat }]
+            }
+            Action::Rematch | Action::Chat(_) => Vec::new(),
         });
         Ok(events)
     }
@@ -762,6 +829,62 @@ impl Room {
             }
         }
         Ok(events)
+    }
+
+    /// `seat` takes back a move: in a local room the last one; against the
+    /// computer its own last move and the reply, on its own turn; online it
+    /// asks, and the takeback happens when the opponent asks too. Rated rooms
+    /// refuse it, so a rating never rests on a game played over.
+    fn takeback(&self, seat: Side) -> Result<Vec<EventKind>, Refusal> {
+        if self.setup.settings.rated {
+            return Err(Refusal::NoTakeback("a rated game has no takebacks"));
+        }
+        match self.setup.mode {
+            Mode::Local => Ok(vec![EventKind::TakenBack {
+                ply: self.game.ply().checked_sub(1).ok_or(NOTHING_TO_TAKE_BACK)?,
+            }]),
+            Mode::Computer if self.computer_to_move() => Err(Refusal::NotYourTurn),
+            Mode::Computer => Ok(vec![self.taken_back(seat)?]),
+            Mode::Online => match self.takeback_offer {
+                Some(asked) if asked == seat.opponent() => Ok(vec![self.taken_back(asked)?]),
+                Some(_) => Ok(Vec::new()),
+                None => {
+                    self.taken_back(seat)?;
+                    Ok(vec![EventKind::TakebackOffered { seat }])
+                }
+            },
+        }
+    }
+
+    /// Taking back `seat`'s last move, and the opponent's reply if one came.
+    fn taken_back(&self, seat: Side) -> Result<EventKind, Refusal> {
+        let plies = if self.side_of(seat) == self.game.side_to_move() {
+            2
+        } else {
+            1
+        };
+        let ply = self
+            .game
+            .ply()
+            .checked_sub(plies)
+            .ok_or(NOTHING_TO_TAKE_BACK)?;
+        Ok(EventKind::TakenBack { ply })
+    }
+
+    /// `seat` sends a quick-chat phrase: online with `chat` on, one every
+    /// [`CHAT_INTERVAL_MS`] per seat, before, during and after the game.
+    fn chat(&self, seat: Side, phrase: Phrase, now: i64) -> Result<Vec<EventKind>, Refusal> {
+        if self.setup.mode != Mode::Online {
+            return Err(Refusal::NoChat("quick chat is for online rooms"));
+        }
+        if !self.setup.settings.chat {
+            return Err(Refusal::NoChat("quick chat is off in this room"));
+        }
+        if self.last_chat[seat.index()].is_some_and(|at| now < at.saturating_add(CHAT_INTERVAL_MS))
+        {
+            return Err(Refusal::ChatTooSoon);
+        }
+        Ok(vec![EventKind::Chat { seat, phrase }])
     }
 
     /// `seat` asks for another game: it starts when the other seat asked too
@@ -877,6 +1000,12 @@ impl Room {
         })
     }
 }
+
+/// The least time between two quick-chat phrases of one seat, in milliseconds.
+const CHAT_INTERVAL_MS: i64 = 3_000;
+
+/// The refusal of a takeback before the first move of its side.
+const NOTHING_TO_TAKE_BACK: Refusal = Refusal::NoTakeback("no move of yours to take back");
 
 /// Milliseconds as a time offset.
 fn ms(duration_ms: u64) -> i64 {

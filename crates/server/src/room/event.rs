@@ -4,6 +4,8 @@
 
 use rules::{AnyMove, Outcome, Side};
 
+use super::Phrase;
+
 /// One numbered event of a room.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -88,6 +90,29 @@ pub enum EventKind {
         /// The seat.
         seat: Side,
     },
+    /// A seat asked to take back its last move (online); the other seat
+    /// accepts by asking too, or declines.
+    TakebackOffered {
+        /// The seat that asked.
+        seat: Side,
+    },
+    /// The seat asked declined the takeback.
+    TakebackDeclined {
+        /// The seat that declined.
+        seat: Side,
+    },
+    /// Moves were taken back: the game goes on from its first `ply` moves.
+    TakenBack {
+        /// How many moves of the game remain.
+        ply: usize,
+    },
+    /// A seated player of an online room sent a quick-chat phrase.
+    Chat {
+        /// The seat.
+        seat: Side,
+        /// The phrase.
+        phrase: Phrase,
+    },
     /// A seated player took a new display name.
     Renamed {
         /// The seat.
@@ -111,6 +136,10 @@ impl EventKind {
             EventKind::Away { .. } => "away",
             EventKind::Takeover { .. } => "takeover",
             EventKind::Back { .. } => "back",
+            EventKind::TakebackOffered { .. } => "takeback_offered",
+            EventKind::TakebackDeclined { .. } => "takeback_declined",
+            EventKind::TakenBack { .. } => "taken_back",
+            EventKind::Chat { .. } => "chat",
             EventKind::Renamed { .. } => "renamed",
         }
     }

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 mod clock;
 mod core;
 mod event;
+mod phrase;
 mod view;
 
 pub use self::clock::Clock;
@@ -26,6 +27,7 @@ pub use self::core::{
     Action, Command, Joiner, Mode, Presence, Refusal, Room, RoomSetup, RoomStatus, Seat,
 };
 pub use self::event::{Event, EventKind};
+pub use self::phrase::Phrase;
 pub use self::view::{
     ActReply, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView, ResultView,
     RoomView, SeatPresence, SeatView, Winner,
@@ -71,9 +73,9 @@ enum Message {
         String,
         Reply<(Vec<Side>, String)>,
     ),
-    ComputerMove(usize, Option<AnyMove>),
-    /// The computer's answer to the draw offered after that many moves.
-    ComputerDrawAnswer(usize, bool),
+    ComputerMove(u64, Option<AnyMove>),
+    /// The computer's answer to the draw offered on that turn.
+    ComputerDrawAnswer(u64, bool),
 }
 
 /// A handle to a room's task.
@@ -404,10 +406,10 @@ impl RoomTask {
                 let _ = reply.send(self.frames_after(since));
             }
             Message::Unwatch(seats, spectator) => self.unwatch(&seats, spectator).await,
-            Message::ComputerDrawAnswer(ply, accept) => {
+            Message::ComputerDrawAnswer(turn, accept) => {
                 self.computer_judging_draw = false;
                 match self
-                    .execute(Command::ComputerDrawAnswer { ply, accept })
+                    .execute(Command::ComputerDrawAnswer { turn, accept })
                     .await
                 {
                     Ok(_) | Err(ApiError::Refused(Refusal::Stale)) => {}
@@ -416,10 +418,10 @@ impl RoomTask {
                     }
                 }
             }
-            Message::ComputerMove(ply, choice) => {
+            Message::ComputerMove(turn, choice) => {
                 self.computer_thinking = false;
                 if let Some(mv) = choice {
-                    match self.execute(Command::ComputerMove { ply, mv }).await {
+                    match self.execute(Command::ComputerMove { turn, mv }).await {
                         Ok(_) | Err(ApiError::Refused(Refusal::Stale)) => {}
                         Err(err) => {
                             tracing::error!(room = %self.id(), %mv, %err, "computer move refused");
@@ -603,6 +605,22 @@ impl RoomTask {
                 draw: Agreement::Offered,
                 result: None,
             },
+            Action::Chat(phrase) => ActReply::Said { phrase },
+            Action::Takeback | Action::DeclineTakeback => {
+                let taken_back = events.iter().find_map(|event| match event.kind {
+                    EventKind::TakenBack { ply } => Some(ply),
+                    _ => None,
+                });
+                let takeback = match (taken_back, action) {
+                    (Some(_), _) => Agreement::Agreed,
+                    (None, Action::DeclineTakeback) => Agreement::Declined,
+                    (None, _) => Agreement::Offered,
+                };
+                ActReply::Takeback {
+                    takeback,
+                    ply: taken_back,
+                }
+            }
             Action::Rematch => match events.iter().find_map(|event| match event.kind {
                 EventKind::NewGame { game, .. } => Some(game),
                 _ => None,
@@ -768,7 +786,7 @@ impl RoomTask {
         } else {
             self.context.config.takeover_level
         };
-        let ply = game.ply();
+        let turn = self.room.turn();
         // When the side's clock runs out: the computer's wait for a search counts.
         let deadline = self.room.clock_deadline().map(|at| {
             let left = u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0);
@@ -778,7 +796,7 @@ impl RoomTask {
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
             let choice = computer.choose(game, level, deadline).await;
-            let _ = inbox.send(Message::ComputerMove(ply, choice)).await;
+            let _ = inbox.send(Message::ComputerMove(turn, choice)).await;
         });
     }
 
@@ -790,7 +808,7 @@ impl RoomTask {
         }
         self.computer_judging_draw = true;
         let game = self.room.game().clone();
-        let ply = game.ply();
+        let turn = self.room.turn();
         // The offer is the person's: the computer plays the other side.
         let computer_to_move = self
             .room
@@ -803,7 +821,7 @@ impl RoomTask {
             let score = computer.judge_draw(game, level).await;
             let own = score.map(|score| if computer_to_move { score } else { -score });
             let accept = own.is_some_and(crate::computer::accepts_draw);
-            let _ = inbox.send(Message::ComputerDrawAnswer(ply, accept)).await;
+            let _ = inbox.send(Message::ComputerDrawAnswer(turn, accept)).await;
         });
     }
 }

@@ -237,7 +237,7 @@ fn the_clock_runs_out_only_after_the_lag_allowance_and_a_stale_computer_move_is_
     assert_eq!(room.next_deadline(), None);
     let mv = room.game().parse_move("7g7f").unwrap();
     assert!(matches!(
-        room.decide(&Command::ComputerMove { ply: 0, mv }, 11_000),
+        room.decide(&Command::ComputerMove { turn: 0, mv }, 11_000),
         Err(Refusal::Stale)
     ));
 }
@@ -267,7 +267,7 @@ fn an_away_player_is_taken_over_after_the_grace_period_and_comes_back() {
     ));
     assert!(room.computer_to_move());
     let mv = room.game().parse_move("7g7f").unwrap();
-    let moved = run(&mut room, Command::ComputerMove { ply: 0, mv }, 21_100).unwrap();
+    let moved = run(&mut room, Command::ComputerMove { turn: 0, mv }, 21_100).unwrap();
     assert!(matches!(
         moved[0].kind,
         EventKind::Move { computer: true, .. }
@@ -411,7 +411,7 @@ fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
     run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
     run(&mut room, Command::Join(joiner("computer", None, true)), 0).unwrap();
     assert!(!room.computer_to_answer_draw());
-    let answer = |accept| Command::ComputerDrawAnswer { ply: 0, accept };
+    let answer = |accept| Command::ComputerDrawAnswer { turn: 0, accept };
     assert!(matches!(
         room.decide(&answer(false), 1),
         Err(Refusal::Stale)
@@ -422,7 +422,7 @@ fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
     assert!(matches!(
         room.decide(
             &Command::ComputerDrawAnswer {
-                ply: 1,
+                turn: 1,
                 accept: true
             },
             1_100
@@ -447,7 +447,7 @@ fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
     let accepted = run(
         &mut room,
         Command::ComputerDrawAnswer {
-            ply: 1,
+            turn: 1,
             accept: true,
         },
         2_200,
@@ -491,7 +491,7 @@ fn recovery_starts_the_side_to_moves_turn_afresh() {
 }
 
 /// Plays a random room: joins, moves (legal, illegal, out of turn), offers,
-/// resignations, impasse claims, rematches, renames, departures and returns,
+/// resignations, impasse claims, rematches, takebacks, renames, departures and returns,
 /// clocks running out and the computer's moves. Returns the room and its log.
 fn random_room(seed: u64) -> (Room, Vec<Event>) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -544,14 +544,14 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
             },
             RoomStatus::Playing if room.computer_to_answer_draw() && rng.random_bool(0.5) => {
                 Command::ComputerDrawAnswer {
-                    ply: room.game().ply(),
+                    turn: room.turn(),
                     accept: rng.random_bool(0.5),
                 }
             }
             RoomStatus::Playing => {
                 let to_move = room.seat_of(room.game().side_to_move());
                 let legal = room.game().position().legal_moves();
-                match rng.random_range(0..100) {
+                match rng.random_range(0..104) {
                     0..=69 => {
                         let mv = legal[rng.random_range(0..legal.len())].to_string();
                         act(&[to_move], Action::Move(mv))
@@ -578,11 +578,16 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
                     }
                     92..=95 => {
                         let mv = legal[rng.random_range(0..legal.len())];
-                        let ply = room
-                            .game()
-                            .ply()
-                            .saturating_sub(usize::from(rng.random_bool(0.2)));
-                        Command::ComputerMove { ply, mv }
+                        let turn = room.turn().saturating_sub(u64::from(rng.random_bool(0.2)));
+                        Command::ComputerMove { turn, mv }
+                    }
+                    96..=97 => act(&[seat], Action::Takeback),
+                    102..=103 => act(&[seat], Action::Chat(Phrase::ALL[rng.random_range(0..10)])),
+                    98..=99 => {
+                        // Mostly the seat asked, sometimes one that was not.
+                        let asked = room.takeback_offer().map_or(seat, Side::opponent);
+                        let seat = if rng.random_bool(0.8) { asked } else { seat };
+                        act(&[seat], Action::DeclineTakeback)
                     }
                     _ => Command::Rename {
                         seats: vec![seat],
@@ -657,7 +662,7 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
     let mut kinds = std::collections::BTreeSet::new();
     let mut ends = std::collections::BTreeSet::new();
     let mut variants = std::collections::BTreeSet::new();
-    for seed in 0..64 {
+    for seed in 0..128 {
         let (room, log) = random_room(seed);
         variants.insert(room.setup().variant.name());
         for event in &log {
@@ -686,6 +691,10 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "away",
         "takeover",
         "back",
+        "takeback_offered",
+        "takeback_declined",
+        "taken_back",
+        "chat",
         "renamed",
     ] {
         assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
@@ -776,7 +785,7 @@ fn a_game_the_computer_played_alone_does_not_count() {
     run(&mut room, Command::Leave(Side::First), 0).unwrap();
     run(&mut room, Command::Tick, 20_000).unwrap();
     let mv = room.game().parse_move("7g7f").unwrap();
-    run(&mut room, Command::ComputerMove { ply: 0, mv }, 20_001).unwrap();
+    run(&mut room, Command::ComputerMove { turn: 0, mv }, 20_001).unwrap();
     run(&mut room, act(&[Side::Second], Action::Resign), 20_002).unwrap();
     assert!(!room.counts());
     // A person's move makes it a game.
@@ -784,4 +793,203 @@ fn a_game_the_computer_played_alone_does_not_count() {
     run(&mut played, act(&[Side::First], play("7g7f")), 1).unwrap();
     run(&mut played, act(&[Side::Second], Action::Resign), 2).unwrap();
     assert!(played.counts());
+}
+
+/// The moves of the room's game, as text.
+fn moves(room: &Room) -> Vec<String> {
+    room.game().moves_text()
+}
+
+#[test]
+fn a_local_room_takes_back_one_move_at_a_time_down_to_the_start() {
+    let mut room = Room::new(setup(Variant::Shogi, Mode::Local, RoomSettings::default())).unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    let both = [Side::First, Side::Second];
+    run(&mut room, act(&both, play("7g7f")), 1).unwrap();
+    run(&mut room, act(&both, play("3c3d")), 2).unwrap();
+    let events = run(&mut room, act(&both, Action::Takeback), 3).unwrap();
+    assert!(matches!(events[0].kind, EventKind::TakenBack { ply: 1 }));
+    assert_eq!(moves(&room), ["7g7f"]);
+    assert_eq!(room.game().side_to_move(), Side::Second);
+    run(&mut room, act(&both, Action::Takeback), 4).unwrap();
+    assert_eq!(room.game().ply(), 0);
+    assert!(matches!(
+        room.decide(&act(&both, Action::Takeback), 5),
+        Err(Refusal::NoTakeback(_))
+    ));
+}
+
+#[test]
+fn against_the_computer_a_takeback_undoes_the_players_move_and_the_reply_on_their_turn() {
+    let mut room = Room::new(setup(
+        Variant::Shogi,
+        Mode::Computer,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut room, Command::Join(joiner("computer", None, true)), 0).unwrap();
+    let ann = [Side::First];
+    run(&mut room, act(&ann, play("7g7f")), 1).unwrap();
+    // The computer is thinking: nothing to take back until it answers.
+    assert!(matches!(
+        room.decide(&act(&ann, Action::Takeback), 2),
+        Err(Refusal::NotYourTurn)
+    ));
+    let asked_on = room.turn();
+    let reply = room.game().parse_move("3c3d").unwrap();
+    run(
+        &mut room,
+        Command::ComputerMove {
+            turn: asked_on,
+            mv: reply,
+        },
+        3,
+    )
+    .unwrap();
+    let events = run(&mut room, act(&ann, Action::Takeback), 4).unwrap();
+    assert!(matches!(events[0].kind, EventKind::TakenBack { ply: 0 }));
+    assert_eq!(room.game().ply(), 0);
+    // The same move again reaches the same ply, but an answer asked for
+    // before the takeback is for a turn that is gone.
+    run(&mut room, act(&ann, play("7g7f")), 5).unwrap();
+    assert!(matches!(
+        room.decide(
+            &Command::ComputerMove {
+                turn: asked_on,
+                mv: reply
+            },
+            6
+        ),
+        Err(Refusal::Stale)
+    ));
+    let turn = room.turn();
+    assert!(run(&mut room, Command::ComputerMove { turn, mv: reply }, 7).is_ok());
+}
+
+#[test]
+fn online_a_takeback_is_asked_and_the_opponent_declines_or_accepts() {
+    let settings = RoomSettings {
+        time_per_move: 30,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Xiangqi, settings);
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Takeback), 1),
+        Err(Refusal::NoTakeback(_))
+    ));
+    run(&mut room, act(&[Side::First], play("h2e2")), 1_000).unwrap();
+    assert!(matches!(
+        room.decide(&act(&[Side::Second], Action::DeclineTakeback), 1_500),
+        Err(Refusal::NoTakeback(_))
+    ));
+    let asked = run(&mut room, act(&[Side::First], Action::Takeback), 2_000).unwrap();
+    assert!(matches!(
+        asked[0].kind,
+        EventKind::TakebackOffered { seat: Side::First }
+    ));
+    assert_eq!(room.takeback_offer(), Some(Side::First));
+    // Asking again changes nothing; the one asked may decline.
+    assert!(
+        run(&mut room, act(&[Side::First], Action::Takeback), 2_500)
+            .unwrap()
+            .is_empty()
+    );
+    let declined = run(
+        &mut room,
+        act(&[Side::Second], Action::DeclineTakeback),
+        3_000,
+    )
+    .unwrap();
+    assert!(matches!(
+        declined[0].kind,
+        EventKind::TakebackDeclined { seat: Side::Second }
+    ));
+    assert_eq!(room.takeback_offer(), None);
+    assert_eq!(moves(&room), ["h2e2"]);
+    // Second replies; now First asks to take back its move and the reply.
+    run(&mut room, act(&[Side::Second], play("h7e7")), 4_000).unwrap();
+    run(&mut room, act(&[Side::First], Action::Takeback), 5_000).unwrap();
+    let accepted = run(&mut room, act(&[Side::Second], Action::Takeback), 6_000).unwrap();
+    assert!(matches!(accepted[0].kind, EventKind::TakenBack { ply: 0 }));
+    assert_eq!(room.game().ply(), 0);
+    assert_eq!(room.takeback_offer(), None);
+    // The side to move's turn starts afresh at the takeback.
+    assert_eq!(room.clock_deadline(), Some(36_000));
+}
+
+#[test]
+fn a_move_withdraws_a_takeback_asked_and_rated_rooms_refuse_takebacks() {
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    run(&mut room, act(&[Side::First], play("7g7f")), 1).unwrap();
+    run(&mut room, act(&[Side::First], Action::Takeback), 2).unwrap();
+    run(&mut room, act(&[Side::Second], play("3c3d")), 3).unwrap();
+    assert_eq!(room.takeback_offer(), None);
+    let rated = RoomSettings {
+        rated: true,
+        ..RoomSettings::default()
+    };
+    let mut room = playing(Variant::Shogi, rated);
+    run(&mut room, act(&[Side::First], play("7g7f")), 1).unwrap();
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Takeback), 2),
+        Err(Refusal::NoTakeback("a rated game has no takebacks"))
+    ));
+}
+
+#[test]
+fn quick_chat_is_for_seated_players_of_online_rooms_one_phrase_every_3_seconds() {
+    let mut room = playing(Variant::Shogi, RoomSettings::default());
+    let said = run(
+        &mut room,
+        act(&[Side::Second], Action::Chat(Phrase::GoodLuck)),
+        1_000,
+    )
+    .unwrap();
+    assert!(matches!(
+        said[0].kind,
+        EventKind::Chat {
+            seat: Side::Second,
+            phrase: Phrase::GoodLuck
+        }
+    ));
+    assert!(matches!(
+        room.decide(&act(&[Side::Second], Action::Chat(Phrase::Oops)), 3_999),
+        Err(Refusal::ChatTooSoon)
+    ));
+    // The other seat has its own pace, and the game over is no reason for silence.
+    run(
+        &mut room,
+        act(&[Side::First], Action::Chat(Phrase::HaveFun)),
+        2_000,
+    )
+    .unwrap();
+    run(&mut room, act(&[Side::First], Action::Resign), 2_500).unwrap();
+    run(
+        &mut room,
+        act(&[Side::Second], Action::Chat(Phrase::GoodGame)),
+        4_000,
+    )
+    .unwrap();
+    assert!(matches!(
+        room.decide(&act(&[], Action::Chat(Phrase::Oops)), 9_000),
+        Err(Refusal::NotSeated)
+    ));
+
+    let quiet = RoomSettings {
+        chat: false,
+        ..RoomSettings::default()
+    };
+    let room = playing(Variant::Shogi, quiet);
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::Chat(Phrase::Hello)), 0),
+        Err(Refusal::NoChat(_))
+    ));
+    let mut local = Room::new(setup(Variant::Shogi, Mode::Local, RoomSettings::default())).unwrap();
+    run(&mut local, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    assert!(matches!(
+        local.decide(&act(&[Side::First], Action::Chat(Phrase::Hello)), 0),
+        Err(Refusal::NoChat(_))
+    ));
 }

@@ -6,6 +6,7 @@ use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
 use super::core::{Mode, Presence, Room, RoomStatus};
+use super::phrase::Phrase;
 use crate::lobby::Summary;
 use crate::openapi::{ModeName, SideName, StatusName, VariantName};
 use crate::records::{self, Notation};
@@ -94,6 +95,9 @@ pub struct RoomView {
     /// The seat that asked for a rematch.
     #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
+    /// The seat that asked to take back a move (online rooms).
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub takeback_offer: Option<Side>,
     /// Open WebSockets without a seat.
     pub spectators: usize,
     /// 1 for the room's first game, 2 after a rematch ...
@@ -248,6 +252,19 @@ pub enum ActReply {
         #[serde(skip_serializing_if = "Option::is_none")]
         game: Option<u32>,
     },
+    /// A quick-chat phrase was sent.
+    Said {
+        /// The phrase.
+        phrase: Phrase,
+    },
+    /// A takeback was asked for, declined, or done (with the moves left).
+    Takeback {
+        /// `offered`, `agreed` (done) or `declined`.
+        takeback: Agreement,
+        /// How many moves of the game remain once done.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+    },
 }
 
 /// Where an offer stands.
@@ -260,6 +277,8 @@ pub enum Agreement {
     Agreed,
     /// Both agreed (a rematch began).
     Started,
+    /// The other side said no (a takeback).
+    Declined,
 }
 
 impl Serialize for Mode {
@@ -302,6 +321,7 @@ impl Room {
             draw_offer: self.draw_offer(),
             draw_declined: self.draw_declined(),
             rematch_offer: self.rematch_offer(),
+            takeback_offer: self.takeback_offer(),
             spectators: connections.spectators,
             game: self.game_number(),
             last_seq: self.last_seq(),
