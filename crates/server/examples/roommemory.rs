@@ -105,7 +105,13 @@ fn rss() -> usize {
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .and_then(|kb| {
+            kb.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<usize>()
+                .ok()
+        })
         .map_or(0, |kb| kb * 1024)
 }
 
@@ -178,7 +184,12 @@ async fn measure() {
         tokens.push((id.clone(), first.clone(), second));
     }
     let playing = sample();
-    report(&format!("playing rooms, {plies} plies"), waiting, playing, rooms);
+    report(
+        &format!("playing rooms, {plies} plies"),
+        waiting,
+        playing,
+        rooms,
+    );
 
     let mut sockets = Vec::new();
     for (id, first, second) in &tokens {
@@ -201,7 +212,9 @@ async fn measure() {
 async fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: &Value) -> Value {
     let body = body.to_string();
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let auth = token.map_or_else(String::new, |token| format!("Authorization: Bearer {token}\r\n"));
+    let auth = token.map_or_else(String::new, |token| {
+        format!("Authorization: Bearer {token}\r\n")
+    });
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
