@@ -342,6 +342,58 @@ async fn bad_moves_and_bad_tokens_are_refused_with_the_reason() {
     server.stop().await;
 }
 
+/// A room keeps only its last few events in memory: a socket that asks for
+/// events from further back gets them from the store, in order, then the live ones.
+#[tokio::test]
+async fn a_socket_that_asks_far_back_gets_every_event_from_the_store() {
+    let server = TestServer::start().await;
+    let (id, first, second) = server.online_room("shogi", None, json!({})).await;
+    let moves = [
+        "7g7f", "3c3d", "2h3h", "8b7b", "3h2h", "7b8b", "2h3h", "8b7b", "3h2h", "7b8b",
+    ];
+    for (ply, mv) in moves.iter().enumerate() {
+        let token = if ply % 2 == 0 { &first } else { &second };
+        assert_eq!(server.play(&id, token, mv).await.0, 200);
+    }
+    // Two seats taken, then the moves: events 3 to 12.
+    let mut spectator = server.ws(&id, "since=1").await;
+    assert_eq!(spectator.next().await["seq"], 2);
+    for (seq, mv) in (3..).zip(moves) {
+        let event = spectator.next().await;
+        assert_eq!(
+            (event["seq"].as_i64(), event["move"].as_str()),
+            (Some(seq), Some(mv)),
+            "{event}"
+        );
+    }
+    assert_eq!(server.play(&id, &first, "9g9f").await.0, 200);
+    let live = spectator.next().await;
+    assert_eq!(
+        (live["seq"].as_i64(), live["move"].as_str()),
+        (Some(13), Some("9g9f"))
+    );
+
+    let (status, text) = server
+        .request_text(
+            "GET",
+            &format!("/api/v1/rooms/{id}/events?since=0&follow=false"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let seqs: Vec<i64> = text
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["seq"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs, (1..=13).collect::<Vec<_>>());
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_spectator_reconnects_and_gets_exactly_what_it_missed() {
     let server = TestServer::start().await;

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 mod backend;
+mod group_commit;
 mod records;
 mod secret;
 
@@ -46,6 +47,9 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(sqlx::Error),
+    /// The store's writer stopped (its runtime shut down): nothing was stored.
+    #[error("the store's writer has stopped")]
+    Closed,
     /// A migration failed at start.
     #[error("migration failed: {0}")]
     Migrate(sqlx::migrate::MigrateError),
@@ -117,6 +121,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Appends numbered events to a room's log in one transaction, with the
     /// seat they give a player when one is taken: all of it is stored, or none.
+    /// Returns once the transaction committed. Appends of many callers that
+    /// arrive together share one transaction (group commit); each caller still
+    /// gets the outcome of its own append.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] if a number or the seat is taken; database failures.

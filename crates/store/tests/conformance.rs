@@ -313,8 +313,124 @@ async fn room_limit_holds_under_concurrency(store: Arc<dyn Store>) {
     );
 }
 
-async fn conformance(store: Arc<dyn Store>) {
+/// Many rooms append at once, each one event after another: every room's log
+/// holds its events, numbered in order, whatever shared a transaction.
+async fn concurrent_appends_to_many_rooms(store: Arc<dyn Store>) {
+    let rooms: Vec<String> = (0..40).map(|_| unique("room")).collect();
+    for id in &rooms {
+        create(&*store, &room(id, "d", 1)).await.unwrap();
+    }
+    let writers = rooms.iter().map(|id| {
+        let store = store.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            for seq in 1..=10 {
+                let data = format!(r#"{{"room":"{id}","seq":{seq}}}"#);
+                store
+                    .append_events(&id, &[event(seq, "move", &data)], None)
+                    .await
+                    .unwrap();
+            }
+        })
+    });
+    for writer in writers.collect::<Vec<_>>() {
+        writer.await.unwrap();
+    }
+    for id in &rooms {
+        let expected: Vec<EventRecord> = (1..=10)
+            .map(|seq| event(seq, "move", &format!(r#"{{"room":"{id}","seq":{seq}}}"#)))
+            .collect();
+        assert_eq!(store.events(id, 0).await.unwrap(), expected);
+    }
+}
+
+/// An append that conflicts among many sent at the same moment fails alone:
+/// the others are stored, and nothing of it is.
+async fn a_failing_append_fails_alone(store: Arc<dyn Store>) {
+    for _ in 0..5 {
+        let bad_room = unique("room");
+        create(&*store, &room(&bad_room, "d", 1)).await.unwrap();
+        store
+            .append_events(&bad_room, &[event(1, "move", "{}")], None)
+            .await
+            .unwrap();
+        let good_rooms: Vec<String> = (0..20).map(|_| unique("room")).collect();
+        for id in &good_rooms {
+            create(&*store, &room(id, "d", 1)).await.unwrap();
+        }
+        let mut appends: Vec<_> = good_rooms
+            .iter()
+            .map(|id| {
+                let (store, id) = (store.clone(), id.clone());
+                tokio::spawn(async move {
+                    store
+                        .append_events(&id, &[event(1, "move", "{}"), event(2, "move", "{}")], None)
+                        .await
+                })
+            })
+            .collect();
+        // Number 1 is taken: the whole append fails, its number 2 included.
+        let (store_bad, id_bad) = (store.clone(), bad_room.clone());
+        appends.insert(
+            10,
+            tokio::spawn(async move {
+                store_bad
+                    .append_events(
+                        &id_bad,
+                        &[event(2, "move", "{}"), event(1, "move", "{}")],
+                        None,
+                    )
+                    .await
+            }),
+        );
+        for (index, append) in appends.into_iter().enumerate() {
+            let outcome = append.await.unwrap();
+            if index == 10 {
+                assert!(matches!(outcome, Err(StoreError::Conflict)), "{outcome:?}");
+            } else {
+                outcome.unwrap();
+            }
+        }
+        assert_eq!(
+            store.events(&bad_room, 0).await.unwrap(),
+            [event(1, "move", "{}")]
+        );
+        for id in &good_rooms {
+            assert_eq!(store.events(id, 0).await.unwrap().len(), 2);
+        }
+    }
+}
+
+/// An append is acknowledged only once its transaction committed: another
+/// connection to the database (`reader`, a second store) sees it at once.
+async fn acknowledged_appends_are_committed(store: Arc<dyn Store>, reader: Arc<dyn Store>) {
+    let rooms: Vec<String> = (0..20).map(|_| unique("room")).collect();
+    for id in &rooms {
+        create(&*store, &room(id, "d", 1)).await.unwrap();
+    }
+    let writers = rooms.iter().map(|id| {
+        let (store, reader, id) = (store.clone(), reader.clone(), id.clone());
+        tokio::spawn(async move {
+            for seq in 1..=5 {
+                store
+                    .append_events(&id, &[event(seq, "move", "{}")], None)
+                    .await
+                    .unwrap();
+                let seen = reader.events(&id, seq - 1).await.unwrap();
+                assert_eq!(seen, [event(seq, "move", "{}")], "room {id}, event {seq}");
+            }
+        })
+    });
+    for writer in writers.collect::<Vec<_>>() {
+        writer.await.unwrap();
+    }
+}
+
+async fn conformance(store: Arc<dyn Store>, reader: Arc<dyn Store>) {
     room_limit_holds_under_concurrency(store.clone()).await;
+    concurrent_appends_to_many_rooms(store.clone()).await;
+    a_failing_append_fails_alone(store.clone()).await;
+    acknowledged_appends_are_committed(store.clone(), reader).await;
     rooms_and_seats(&*store).await;
     event_log(&*store).await;
     games_counts_and_ratings(&*store).await;
@@ -328,7 +444,8 @@ async fn sqlite_conforms_and_keeps_data_across_reopening() {
     let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-store")));
     let url = format!("sqlite://{}", path.display());
     let store = store::open(&url).await.unwrap();
-    conformance(store.clone()).await;
+    let reader = store::open(&url).await.unwrap();
+    conformance(store.clone(), reader).await;
     let id = unique("room");
     create(&*store, &room(&id, "d", 1)).await.unwrap();
     store
@@ -394,7 +511,8 @@ async fn postgres_conforms_when_a_test_database_is_given() {
         eprintln!("TEST_DATABASE_URL is not set: PostgreSQL store tests skipped");
         return;
     };
-    conformance(store::open(&url).await.unwrap()).await;
+    let reader = store::open(&url).await.unwrap();
+    conformance(store::open(&url).await.unwrap(), reader).await;
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@
 //! events, so an acknowledged move survives a crash, and replaying the
 //! stored events through the same `apply` rebuilds the room.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -65,7 +66,7 @@ enum Message {
     Join(Joiner, Option<String>, Reply<(Side, String)>),
     Act(Option<String>, Action, Reply<ActReply>),
     Watch(u64, Option<String>, bool, Reply<Watch>),
-    Since(u64, oneshot::Sender<Vec<Arc<Frame>>>),
+    Since(u64, Reply<Vec<Arc<Frame>>>),
     Unwatch(Vec<Side>, bool),
     Rename(
         Option<String>,
@@ -164,9 +165,10 @@ impl RoomHandle {
     /// The events after `since` (for a connection that fell behind).
     ///
     /// # Errors
-    /// [`ApiError::ShuttingDown`] when the room's task is gone.
+    /// [`ApiError::ShuttingDown`] when the room's task is gone; the store
+    /// fails to read events older than the room keeps.
     pub async fn since(&self, since: u64) -> Result<Vec<Arc<Frame>>, ApiError> {
-        self.ask(|reply| Message::Since(since, reply)).await
+        self.call(|reply| Message::Since(since, reply)).await
     }
 
     /// The token's seats (or the one named of them) take a new display name:
@@ -237,8 +239,9 @@ struct RoomTask {
     /// The digest of each seat's token, the credential of whoever holds it.
     token_hashes: [Option<String>; 2],
     connections: Connections,
-    /// Every event of the room as sent, for connections that catch up.
-    frames: Vec<Arc<Frame>>,
+    /// The last few events as sent, for connections that reconnect or fall
+    /// a little behind; older ones are read from the store.
+    recent: VecDeque<Arc<Frame>>,
     events: broadcast::Sender<Arc<Frame>>,
     presence: watch::Sender<PresenceView>,
     computer_thinking: bool,
@@ -299,7 +302,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         token_hashes[side.index()] = Some(seat.token_hash);
     }
     let stored = store.events(id, 0).await?;
-    let mut frames = Vec::with_capacity(stored.len());
+    let mut recent = VecDeque::with_capacity(RECENT_FRAMES);
     let room = Room::new(setup)
         .map_err(|err| ApiError::Stored(format!("start of room {id}: {err}")))?
         .recover(
@@ -311,10 +314,13 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
                 let event = json.into_event(game).map_err(|err| {
                     ApiError::Stored(format!("event {} of room {id}: {err}", record.seq))
                 })?;
-                frames.push(Arc::new(Frame {
-                    seq: event.seq,
-                    json: record.data,
-                }));
+                keep_recent(
+                    &mut recent,
+                    Arc::new(Frame {
+                        seq: event.seq,
+                        json: record.data,
+                    }),
+                );
                 Ok::<_, ApiError>(event)
             },
             now_ms(),
@@ -326,8 +332,8 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         room,
         token_hashes,
         connections,
-        frames,
-        events: broadcast::channel(256).0,
+        recent,
+        events: broadcast::channel(LIVE_FRAMES).0,
         computer_thinking: false,
         computer_judging_draw: false,
         last_activity: Instant::now(),
@@ -403,7 +409,7 @@ impl RoomTask {
                 let _ = reply.send(self.rename(token.as_deref(), seat, name).await);
             }
             Message::Since(since, reply) => {
-                let _ = reply.send(self.frames_after(since));
+                let _ = reply.send(self.frames_after(since).await);
             }
             Message::Unwatch(seats, spectator) => self.unwatch(&seats, spectator).await,
             Message::ComputerDrawAnswer(turn, accept) => {
@@ -471,7 +477,7 @@ impl RoomTask {
             if changes_summary(&event.kind) {
                 self.context.lobby.update(self.room.summary());
             }
-            self.frames.push(frame.clone());
+            keep_recent(&mut self.recent, frame.clone());
             // No receiver is fine: nobody is watching.
             let _ = self.events.send(frame);
             self.after(event).await;
@@ -650,7 +656,7 @@ impl RoomTask {
         // Subscribe before taking the backlog: the task is single-threaded, so
         // nothing can be sent in between and no event is lost or doubled.
         let live = self.events.subscribe();
-        let backlog = self.frames_after(since);
+        let backlog = self.frames_after(since).await?;
         for &seat in &seats {
             self.connections.seats[seat.index()] += 1;
             if let Err(err) = self.execute(Command::Return(seat)).await {
@@ -735,11 +741,32 @@ impl RoomTask {
         Ok(seats)
     }
 
-    fn frames_after(&self, since: u64) -> Vec<Arc<Frame>> {
-        let start = usize::try_from(since).unwrap_or(usize::MAX);
-        self.frames
-            .get(start..)
-            .map_or_else(Vec::new, <[_]>::to_vec)
+    /// The events after `since`: from memory when the room still keeps
+    /// them all, else from the store.
+    async fn frames_after(&self, since: u64) -> Result<Vec<Arc<Frame>>, ApiError> {
+        let oldest_kept = self
+            .recent
+            .front()
+            .map_or(self.room.last_seq() + 1, |frame| frame.seq);
+        if since.saturating_add(1) >= oldest_kept {
+            return Ok(self
+                .recent
+                .iter()
+                .filter(|frame| frame.seq > since)
+                .cloned()
+                .collect());
+        }
+        let after = i64::try_from(since).unwrap_or(i64::MAX);
+        let stored = self.context.store.events(self.id(), after).await?;
+        Ok(stored
+            .into_iter()
+            .map(|record| {
+                Arc::new(Frame {
+                    seq: u64::try_from(record.seq).unwrap_or(0),
+                    json: record.data,
+                })
+            })
+            .collect())
     }
 
     /// Sends the presence frame to every socket if it changed.
@@ -824,6 +851,23 @@ impl RoomTask {
             let _ = inbox.send(Message::ComputerDrawAnswer(turn, accept)).await;
         });
     }
+}
+
+/// How many of its last events a room keeps in memory as sent: enough for a
+/// socket that reconnects after a move or two; older ones come from the store.
+const RECENT_FRAMES: usize = 8;
+
+/// How many events a socket may fall behind the room before it reads the
+/// missed ones back (from the room's recent events or the store).
+const LIVE_FRAMES: usize = 16;
+
+/// Adds `frame` to the room's recent events, forgetting the oldest beyond
+/// [`RECENT_FRAMES`].
+fn keep_recent(recent: &mut VecDeque<Arc<Frame>>, frame: Arc<Frame>) {
+    if recent.len() == RECENT_FRAMES {
+        recent.pop_front();
+    }
+    recent.push_back(frame);
 }
 
 /// Whether an event changes what the lobby shows of the room.
