@@ -15,8 +15,8 @@ use sqlx::sqlite::{
 
 use crate::group_commit::{Append, GroupCommit, Writer};
 use crate::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, Result, RoomRecord,
-    SeatRecord, Store, StoreError, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, Result,
+    RoomRecord, SeatRecord, Store, StoreError, VariantCounts,
 };
 
 /// Opens the database `url` names (`sqlite://PATH` or `postgres://...`) and

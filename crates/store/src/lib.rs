@@ -25,8 +25,8 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore, open};
 pub use records::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, RoomRecord, SeatRecord,
-    VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, RoomRecord,
+    SeatRecord, VariantCounts,
 };
 pub use secret::digest;
 

@@ -6,12 +6,11 @@ use std::time::Duration;
 use engine::{Decision, Engine, EngineOptions, Level, Limits, Score};
 use rules::{AnyGame, AnyMove};
 
-use super::{ComputerPlayer, MATE_CP, Thinking};
+use super::{ComputerPlayer, Evaluation, MATE_CP, Thinking};
 
 /// The longest search behind the answer to a draw offer: the player waits
 /// for it, and a short search already tells a lost position from a level one.
 const EVALUATION_TIME: Duration = Duration::from_millis(500);
-use super::{ComputerPlayer, Evaluation, Thinking};
 
 /// The engine at the requested level, each search also bounded by a move
 /// time and by what the clock leaves.
@@ -129,6 +128,9 @@ impl ComputerPlayer for EnginePlayer {
             Score::Cp(cp) => cp,
             Score::Mate(plies) if plies > 0 => MATE_CP,
             Score::Mate(_) => -MATE_CP,
+        })
+    }
+
     /// A full-strength search (level 8, its table) of `move_time` on an
     /// engine from the pool.
     fn evaluate(&self, game: &AnyGame, move_time: Duration) -> Option<Evaluation> {

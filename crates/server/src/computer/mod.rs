@@ -47,6 +47,7 @@ pub trait ComputerPlayer: Send + Sync + 'static {
     fn judge_draw(&self, game: &AnyGame, _level: u8) -> Option<i32> {
         (!game.position().legal_moves().is_empty()).then_some(0)
     }
+
     /// The full-strength verdict on the position of `game`, searched for
     /// `move_time`; `None` when the side to move has no legal move. Called
     /// on a blocking thread, as `choose`.

@@ -90,6 +90,11 @@ impl Computer {
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             player.judge_draw(&game, level)
+        })
+        .await
+        .unwrap_or(None)
+    }
+
     /// The verdict on the position of `game` after a search of
     /// `move_time` (see [`ComputerPlayer::evaluate`]): one position of an
     /// analysis. Waits until a search is free and no game waits for one.
@@ -104,7 +109,7 @@ impl Computer {
         .unwrap_or(None)
     }
 
-    /// Games waiting for a search now.
+    /// Searches for games (moves and draw answers) waiting now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::Relaxed)
     }

@@ -313,7 +313,8 @@ fn a_player_who_leaves_short_of_time_is_taken_over_while_the_computer_can_still_
     ));
     assert!(room.computer_to_move());
     let mv = room.game().parse_move("7g7f").unwrap();
-    run(&mut room, Command::ComputerMove { ply: 0, mv }, 29_500).unwrap();
+    let turn = room.turn();
+    run(&mut room, Command::ComputerMove { turn, mv }, 29_500).unwrap();
     assert_eq!(room.status(), RoomStatus::Playing);
 
     // Leaving on the opponent's turn: the whole next turn counts, 30 s.
