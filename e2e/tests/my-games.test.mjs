@@ -21,8 +21,8 @@ test("my games lists a finished game and the running one above it", async () => 
   const lost = await createRoom(page, { variant: "minishogi", mode: "computer", level: 1 });
   await play(page, lost, "5d5c");
   await waitForPly(page, 2);
-  page.on("dialog", (dialog) => dialog.accept());
   await page.locator("[data-action=resign]").click();
+  await page.locator("[data-action=confirm-resign]").click();
   await assertResult(page, "second", "resignation");
   await page.goto(`${KOMA_URL}/`);
   const running = await createRoom(page, { variant: "shogi", mode: "local" });

@@ -26,7 +26,7 @@ export function clockText(ms) {
  * @param {RoomState} state
  */
 export function tickClocks(root, state) {
-  const { clocks } = state.room;
+  const { clocks, status } = state.room;
   if (!clocks) return;
   for (const side of /** @type {const} */ (["first", "second"])) {
     const clock = root.querySelector(`[data-clock=${side}]`);
