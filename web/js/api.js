@@ -85,8 +85,8 @@ export function recordUrl(id, format) {
 
 /** @param {string} path under /api/v1 */
 function socketUrl(path) {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}${BASE}${path}`;
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${BASE}${path}`;
 }
 
 /**

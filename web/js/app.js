@@ -105,7 +105,7 @@ function route() {
   if (!main) return;
   current?.stop();
   current = null;
-  const path = location.pathname;
+  const path = window.location.pathname;
   const room = path.match(/^\/rooms\/([^/]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   if (room) {

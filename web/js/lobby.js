@@ -231,7 +231,7 @@ function newGameForm() {
         token: created.token,
         seats: mode.value === "local" ? ["first", "second"] : [created.seat],
       });
-      location.assign(`/rooms/${encodeURIComponent(created.id)}`);
+      window.location.assign(`/rooms/${encodeURIComponent(created.id)}`);
     } catch (err) {
       showError(message, err);
       submit.disabled = false;

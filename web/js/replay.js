@@ -69,7 +69,7 @@ class ReplayPage {
   /** Draws the page; opens a room's record when the address names one. */
   start() {
     this.build();
-    const room = new URLSearchParams(location.search).get("room");
+    const room = new URLSearchParams(window.location.search).get("room");
     if (room) this.loadRoom(room);
   }
 

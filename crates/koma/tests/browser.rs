@@ -1,6 +1,6 @@
 //! The browser tests: the real `koma serve` on loopback, headless Chromium
 //! driven by the Playwright tests in `e2e/` (every `*.test.mjs` there), and
-//! the type check of the web pages' JavaScript. They need Node.js,
+//! the type check and lint of the web pages' JavaScript. They need Node.js,
 //! `npm ci --prefix e2e` and `/usr/bin/chromium`; without them the test is
 //! skipped, unless `KOMA_BROWSER_TESTS=required` (as in CI) makes that a
 //! failure.
@@ -35,7 +35,13 @@ fn missing(root: &Path) -> Vec<String> {
     if !node.is_ok_and(|status| status.success()) {
         missing.push("node (Node.js 20 or later)".to_owned());
     }
-    for package in ["playwright-core", "typescript", "@types/node"] {
+    for package in [
+        "playwright-core",
+        "typescript",
+        "@types/node",
+        "eslint",
+        "confusing-browser-globals",
+    ] {
         if !root.join("e2e/node_modules").join(package).is_dir() {
             missing.push(format!("e2e/node_modules/{package}"));
         }
@@ -148,7 +154,7 @@ fn run(command: &mut Command) -> bool {
 }
 
 #[test]
-fn the_web_pages_work_in_chromium_and_their_javascript_type_checks() {
+fn the_web_pages_work_in_chromium_and_their_javascript_type_checks_and_lints() {
     let root = root();
     let missing = missing(&root);
     if !missing.is_empty() {
@@ -171,6 +177,11 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks() {
         .arg(e2e.join("node_modules/typescript/bin/tsc"))
         .arg("-p")
         .arg(e2e.join("tsconfig.json")));
+    // From the root: ESLint lints only files below its working directory.
+    let linted = run(Command::new("node")
+        .arg(e2e.join("node_modules/eslint/bin/eslint.js"))
+        .args(["--config", "e2e/eslint.config.js", "web/js"])
+        .current_dir(&root));
 
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -201,5 +212,9 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks() {
     assert!(
         typed,
         "tsc found type errors in web/js or e2e (its output is above)"
+    );
+    assert!(
+        linted,
+        "ESLint found a confusing global in web/js (its output is above)"
     );
 }

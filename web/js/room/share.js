@@ -35,7 +35,7 @@ export function renderShare(box, state, rename) {
   const room = state.room;
   const label = el("label", { for: "invite-url", "data-invite-label": "" });
   const input = el("input", { id: "invite-url", readonly: "", "data-invite-url": "" });
-  input.value = `${location.origin}/rooms/${encodeURIComponent(room.id)}`;
+  input.value = `${window.location.origin}/rooms/${encodeURIComponent(room.id)}`;
   input.addEventListener("focus", () => input.select());
   const copy = el("button", { type: "button", "data-action": "copy-invite" }, t("share.copy"));
   copy.addEventListener("click", async () => {
