@@ -8,6 +8,7 @@ import { ApiError, request } from "./api.js";
 import { el, svgEl } from "./dom.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
+import { notationList } from "./moves.js";
 import { moveSquares } from "./position.js";
 
 /** @typedef {import("./room/types.js").Score} Score */
@@ -267,8 +268,10 @@ export class AnalysisPanel {
     if (!ply) return box;
     box.append(el("dt", {}, t("analysis.score")), el("dd", { "data-score": "" }, scoreText(ply)));
     if (ply.best) {
-      box.append(el("dt", {}, t("analysis.best")), el("dd", { "data-best-move": ply.best }, ply.best));
-      box.append(el("dt", {}, t("analysis.pv")), el("dd", { "data-pv": "" }, ply.pv.join(" ")));
+      // In the notation the move list shows, where the server wrote it; else USI/ICCS.
+      const line = notationList(this.variant, ply.pv_notation) ?? ply.pv;
+      box.append(el("dt", {}, t("analysis.best")), el("dd", { "data-best-move": ply.best }, line[0] ?? ply.best));
+      box.append(el("dt", {}, t("analysis.pv")), el("dd", { "data-pv": ply.pv.join(" ") }, line.join(" ")));
     }
     return box;
   }

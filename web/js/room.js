@@ -65,8 +65,8 @@ class RoomPage {
     this.moveList = null;
     /** @type {AnalysisPanel | null} the finished game's analysis */
     this.analysis = null;
-    /** The number of the game `analysis` is of. */
-    this.analysedGame = 0;
+    /** The game `analysis` is of: its number, and its length while it is played. */
+    this.analysedGame = "";
     /** @type {number | null} the move count of the turn the low-time sound last played on */
     this.lowTimeTurn = null;
     /** @type {import("./api.js").RoomSocket | null} */
@@ -237,20 +237,22 @@ class RoomPage {
   }
 
   /**
-   * Offers the analysis once the game is over (a game still played has none),
+   * Offers the analysis once the game is over, or while it is played when
+   * both seats agreed (of the moves so far: a new move offers it afresh),
    * below the moves.
    * @param {RoomLayout} slots
    */
   placeAnalysis(slots) {
     const room = this.state?.room;
     if (!room) return;
-    if (room.status !== "finished") {
+    if (!room.analysable) {
       this.analysis?.stop();
       this.analysis?.box.remove();
       this.analysis = null;
       return;
     }
-    if (!this.analysis || this.analysedGame !== room.game) {
+    const game = room.status === "finished" ? `${room.game}` : `${room.game}:${room.moves.length}`;
+    if (!this.analysis || this.analysedGame !== game) {
       this.analysis?.stop();
       this.analysis?.box.remove();
       this.analysis = new AnalysisPanel(room.variant, {
@@ -258,7 +260,7 @@ class RoomPage {
         onReview: (ply) => this.review(ply),
         onChange: () => this.render(),
       });
-      this.analysedGame = room.game;
+      this.analysedGame = game;
     }
     if (!slots.page.contains(this.analysis.box)) slots.moves.after(this.analysis.box);
   }

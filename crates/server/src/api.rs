@@ -46,6 +46,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .routes(routes!(rematch))
         .routes(routes!(takeback))
         .routes(routes!(decline_takeback))
+        .routes(routes!(agree_analysis))
         .routes(routes!(chat))
         .routes(routes!(events))
         .routes(routes!(ws::room_socket))
@@ -619,6 +620,35 @@ async fn decline_takeback(
     headers: HeaderMap,
 ) -> Result<Json<ActReply>, ApiError> {
     act(&state, &id, &headers, Action::DeclineTakeback).await
+}
+
+/// Ask for (or agree to) the engine's analysis of the game being played.
+///
+/// Online the game may be analysed (`POST /rooms/{id}/analysis`) once both seats asked; in local and
+/// computer rooms at once. Asking again changes nothing. Refused with 409 rated-game in rated rooms: a
+/// game that changes ratings is analysed only once it is over.
+#[utoipa::path(
+    post,
+    path = "/rooms/{id}/analysis/agree",
+    tag = "seats",
+    params(RoomPath),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Offered, or agreed.", body = ActReply),
+        (status = 401, description = status::MISSING_TOKEN, body = ErrorBody),
+        (status = 403, description = status::WRONG_TOKEN, body = ErrorBody),
+        (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
+        (status = 409, description = "not-playing (a finished game needs no agreement), or rated-game.", body = ErrorBody),
+        (status = 500, description = status::INTERNAL, body = ErrorBody),
+        (status = 503, description = status::SHUTTING_DOWN, body = ErrorBody),
+    )
+)]
+async fn agree_analysis(
+    State(state): State<AppState>,
+    Path(RoomPath { id }): Path<RoomPath>,
+    headers: HeaderMap,
+) -> Result<Json<ActReply>, ApiError> {
+    act(&state, &id, &headers, Action::AgreeAnalysis).await
 }
 
 /// `POST /rooms/{id}/chat` body.

@@ -23,8 +23,11 @@ pub enum ApiError {
     /// No analysis with that id (or it was forgotten).
     #[error("no analysis with id '{0}'")]
     AnalysisNotFound(String),
-    /// A room's game is analysed only once it is over.
-    #[error("the game is not over: analysis is for finished games")]
+    /// A room's game is analysed once it is over, or while it is played
+    /// when both seats agreed.
+    #[error(
+        "the game is not over: it is analysed once finished, or now if both seats agree (POST /api/v1/rooms/{{id}}/analysis/agree)"
+    )]
     GameNotOver,
     /// A move of a list cannot be played.
     #[error("move {number} ({text}): {error}")]
@@ -121,6 +124,7 @@ impl ApiError {
                 Refusal::NoTakeback(_) => "no-takeback",
                 Refusal::NoChat(_) => "chat-off",
                 Refusal::ChatTooSoon => "too-many",
+                Refusal::RatedGame => "rated-game",
             },
             ApiError::BadRequest(_) => "bad-request",
             ApiError::BadRecord(_) => "bad-record",
@@ -148,7 +152,8 @@ impl ApiError {
                 | Refusal::NotPlaying(_)
                 | Refusal::Stale
                 | Refusal::NoTakeback(_)
-                | Refusal::NoChat(_) => StatusCode::CONFLICT,
+                | Refusal::NoChat(_)
+                | Refusal::RatedGame => StatusCode::CONFLICT,
                 Refusal::ChatTooSoon => StatusCode::TOO_MANY_REQUESTS,
                 Refusal::Move(_) | Refusal::Impasse(_) => StatusCode::UNPROCESSABLE_ENTITY,
             },

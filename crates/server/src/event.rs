@@ -131,6 +131,16 @@ pub enum EventKindJson {
         /// How many moves of the game remain.
         ply: usize,
     },
+    /// A seat asked to analyse the game being played; the other seat agrees
+    /// by asking too (`POST /rooms/{id}/analysis/agree`).
+    AnalysisOffered {
+        /// The seat that asked.
+        #[schema(value_type = SideName)]
+        seat: Side,
+    },
+    /// Both seats agreed: the game being played may be analysed
+    /// (`POST /rooms/{id}/analysis`) until it ends.
+    AnalysisAgreed,
     /// A seated player of an online room sent a quick-chat phrase (its id:
     /// the page shows it in the reader's language).
     Chat {
@@ -190,6 +200,8 @@ impl From<&Event> for EventJson {
             EventKind::TakebackOffered { seat } => EventKindJson::TakebackOffered { seat },
             EventKind::TakebackDeclined { seat } => EventKindJson::TakebackDeclined { seat },
             EventKind::TakenBack { ply } => EventKindJson::TakenBack { ply },
+            EventKind::AnalysisOffered { seat } => EventKindJson::AnalysisOffered { seat },
+            EventKind::AnalysisAgreed => EventKindJson::AnalysisAgreed,
             EventKind::Chat { seat, phrase } => EventKindJson::Chat { seat, phrase },
             EventKind::Renamed { seat, name } => EventKindJson::Renamed { seat, name },
         };
@@ -252,6 +264,8 @@ impl EventJson {
                     game.ply()
                 ));
             }
+            EventKindJson::AnalysisOffered { seat } => EventKind::AnalysisOffered { seat },
+            EventKindJson::AnalysisAgreed => EventKind::AnalysisAgreed,
             EventKindJson::Chat { seat, phrase } => EventKind::Chat { seat, phrase },
             EventKindJson::Renamed { seat, name } => EventKind::Renamed { seat, name },
         };

@@ -9,7 +9,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use notation::{Headers, Record, Termination, chinese, japanese, western, wxf};
 use rules::{AnyGame, AnyMove, AnyPosition, Settings, Side, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
@@ -21,7 +21,7 @@ use crate::room::Room;
 pub(crate) const MAX_RECORD_BYTES: usize = 1 << 20;
 
 /// The moves of a game as players write them, one entry per move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum Notation {
     /// The shogi family: Japanese (`▲７六歩`, `△同　銀`) and Western
@@ -39,6 +39,43 @@ pub enum Notation {
         /// Chinese move text.
         chinese: Vec<String>,
     },
+}
+
+impl Notation {
+    /// The same without its first `count` moves.
+    fn after(self, count: usize) -> Notation {
+        let rest = |moves: Vec<String>| moves.into_iter().skip(count).collect();
+        match self {
+            Notation::Shogi { japanese, western } => Notation::Shogi {
+                japanese: rest(japanese),
+                western: rest(western),
+            },
+            Notation::Xiangqi { wxf, chinese } => Notation::Xiangqi {
+                wxf: rest(wxf),
+                chinese: rest(chinese),
+            },
+        }
+    }
+}
+
+/// `line`, moves played from `game`'s position, as players write them. The
+/// move that led to the position, with the position before it (`previous`),
+/// is written first and dropped, so that Japanese text can say 同 (the same
+/// square) after it as it does in the game.
+pub(crate) fn line_notation(
+    game: &AnyGame,
+    previous: Option<&(AnyPosition, AnyMove)>,
+    line: &[AnyMove],
+) -> Option<Notation> {
+    let (start, lead) = match previous {
+        Some((before, mv)) => (before.clone(), Some(*mv)),
+        None => (game.position(), None),
+    };
+    let mut played = AnyGame::from_position(start, game.settings().clone());
+    for &mv in lead.iter().chain(line) {
+        played.play(mv).ok()?;
+    }
+    Some(notation_of(&Record::from_game(&played)).after(usize::from(lead.is_some())))
 }
 
 /// The moves of `record` as players write them: Japanese and Western for the

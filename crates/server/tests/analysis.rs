@@ -299,3 +299,96 @@ async fn a_rooms_finished_game_is_analysed_once_and_kept_across_a_restart() {
     server.stop().await;
     remove_sqlite(&url);
 }
+
+#[tokio::test]
+async fn a_game_being_played_is_analysed_only_when_both_seats_agreed_and_never_when_rated() {
+    let server = TestServer::start().await;
+    let (room, first, second) = server
+        .online_room("shogi", Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"), json!({}))
+        .await;
+    let path = format!("/api/v1/rooms/{room}/analysis");
+    let agree = format!("/api/v1/rooms/{room}/analysis/agree");
+    let (status, reply) = server.request("POST", &agree, None, None).await;
+    assert_eq!((status, &reply["code"]), (401, &json!("missing-token")));
+    let (status, reply) = server.request("POST", &agree, Some(&first), None).await;
+    assert_eq!((status, &reply), (200, &json!({"analysis": "offered"})));
+    let seen = server.get(&format!("/api/v1/rooms/{room}")).await;
+    assert_eq!(
+        (&seen["analysis_offer"], &seen["analysable"]),
+        (&json!("first"), &json!(false))
+    );
+    let (status, reply) = server.request("POST", &path, None, None).await;
+    assert_eq!((status, &reply["code"]), (409, &json!("game-not-over")));
+    let (status, reply) = server.request("POST", &agree, Some(&second), None).await;
+    assert_eq!((status, &reply), (200, &json!({"analysis": "agreed"})));
+    let seen = server.get(&format!("/api/v1/rooms/{room}")).await;
+    assert_eq!(
+        (&seen["analysis_offer"], &seen["analysable"]),
+        (&Value::Null, &json!(true))
+    );
+    let (_, events) = server
+        .request_text(
+            "GET",
+            &format!("/api/v1/rooms/{room}/events?since=0&follow=false"),
+            None,
+            None,
+        )
+        .await;
+    let kinds: Vec<String> = events
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["type"].to_string())
+        .collect();
+    assert!(
+        kinds.ends_with(&[
+            "\"analysis_offered\"".to_owned(),
+            "\"analysis_agreed\"".to_owned()
+        ]),
+        "{events}"
+    );
+
+    // The game so far (the start): analysed, and not kept as the game's.
+    let (status, reply) = server.request("POST", &path, None, None).await;
+    assert_eq!(status, 202, "{reply}");
+    let analysis = done(&server, reply["id"].as_str().unwrap()).await;
+    assert_eq!(analysis["positions"], 1);
+    assert_eq!(analysis["plies"][0]["best"], "5c5b");
+    let (status, reply) = server.play(&room, &first, "G*5b").await;
+    assert_eq!(status, 200, "{reply}");
+    let (status, reply) = server.request("POST", &path, None, None).await;
+    assert_eq!(status, 202, "the finished game is analysed afresh: {reply}");
+    assert_eq!(
+        done(&server, reply["id"].as_str().unwrap()).await["positions"],
+        2
+    );
+
+    let (rated, first, _) = server
+        .online_room("shogi", None, json!({"rated": true}))
+        .await;
+    let (status, reply) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{rated}/analysis/agree"),
+            Some(&first),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, &reply["code"]),
+        (409, &json!("rated-game")),
+        "{reply}"
+    );
+    let (status, reply) = server
+        .request(
+            "POST",
+            &format!("/api/v1/rooms/{rated}/analysis"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, &reply["code"]),
+        (409, &json!("rated-game")),
+        "{reply}"
+    );
+    server.stop().await;
+}

@@ -495,6 +495,7 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
         "rematch",
         "takeback",
         "takeback/decline",
+        "analysis/agree",
     ] {
         let path = format!("/rooms/{id}/{action}");
         let body = (action == "moves").then(|| json!({"move": "7g7f"}));
@@ -673,6 +674,38 @@ async fn seat_actions_and_their_refusals(contract: &Contract, server: &TestServe
     )
     .await;
     play(contract, server, &id, &first, "7g7f").await;
+
+    // Analysing the game being played: asked, then agreed; never when rated.
+    let asked = act(
+        contract,
+        server,
+        (&id, "analysis/agree"),
+        Some(&first),
+        (200, None),
+    )
+    .await;
+    assert_eq!(asked, json!({"analysis": "offered"}));
+    let agreed = act(
+        contract,
+        server,
+        (&id, "analysis/agree"),
+        Some(&second),
+        (200, None),
+    )
+    .await;
+    assert_eq!(agreed, json!({"analysis": "agreed"}));
+    assert_eq!(contract.room(server, &id).await["analysable"], true);
+    let body = json!({"variant": "shogi", "mode": "online", "settings": {"rated": true}});
+    let (rated, rated_first) = create(contract, server, body).await;
+    join(contract, server, &rated).await;
+    act(
+        contract,
+        server,
+        (&rated, "analysis/agree"),
+        Some(&rated_first),
+        (409, Some("rated-game")),
+    )
+    .await;
 
     // Quick chat: a phrase, one too soon after it, an unknown one; no seat, no chat.
     let chat = format!("/rooms/{id}/chat");
@@ -1368,6 +1401,7 @@ async fn the_document_names_every_route_and_the_router_serves_each() {
         ("/rooms", vec!["post"]),
         ("/rooms/{id}", vec!["get"]),
         ("/rooms/{id}/analysis", vec!["post"]),
+        ("/rooms/{id}/analysis/agree", vec!["post"]),
         ("/rooms/{id}/chat", vec!["post"]),
         ("/rooms/{id}/draw", vec!["post"]),
         ("/rooms/{id}/events", vec!["get"]),

@@ -1,4 +1,4 @@
-// The actions panel: draw, impasse, takeback and resign while playing;
+// The actions panel: draw, impasse, takeback, analysis and resign while playing;
 // rematch after the game. Only a device holding a seat sees it. Resigning asks
 // first, in the panel itself: one slip of a finger or of the Tab key must not
 // end a game.
@@ -7,7 +7,7 @@ import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
 /** @typedef {import("./state.js").RoomState} RoomState */
-/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline" | "chat"} Action the API's action paths */
+/** @typedef {"resign" | "draw" | "impasse" | "rematch" | "takeback" | "takeback/decline" | "chat" | "analysis/agree"} Action the API's action paths */
 
 /**
  * @param {HTMLElement} box
@@ -51,6 +51,7 @@ export function renderActions(box, state, act) {
       button("impasse", label, () => act("impasse"));
     }
     if (!room.settings.rated) takebackButtons(room, state.heldSeats(), button, act);
+    if (!room.settings.rated && !room.analysable) analysisButton(room, state.heldSeats(), button, act);
     button("resign", t("action.resign"), () => {
       box.dataset.asking = "resign";
       confirmResign(box, state, act, true);
@@ -100,6 +101,22 @@ function confirmResign(box, state, act, focus) {
   box.hidden = false;
   box.replaceChildren(question);
   if (focus) no.focus();
+}
+
+/**
+ * Analyse the game being played: at once in local and computer rooms; online,
+ * ask, or agree to the opponent's asking (both must agree).
+ * @param {import("./types.js").Room} room
+ * @param {import("./types.js").SeatName[]} held the seats this device holds
+ * @param {(name: string, label: string, onClick: () => void, disabled?: boolean) => void} button
+ * @param {(action: Action) => void} act
+ */
+function analysisButton(room, held, button, act) {
+  const offer = room.analysis_offer;
+  const agree = () => act("analysis/agree");
+  if (room.mode !== "online") button("analyse-now", t("action.analyse_now"), agree);
+  else if (offer && !held.includes(offer)) button("accept-analysis", t("action.accept_analysis"), agree);
+  else button("ask-analysis", offer ? t("action.analysis_asked") : t("action.ask_analysis"), agree, Boolean(offer));
 }
 
 /**

@@ -119,6 +119,8 @@
  * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
  * @property {SeatName | null} rematch_offer the seat that asked for another game
  * @property {SeatName | null} takeback_offer the seat that asked to take back a move (online)
+ * @property {SeatName | null} analysis_offer the seat that asked to analyse the game while it is played
+ * @property {boolean} analysable whether the game may be analysed now: over, or both seats agreed
  * @property {number} spectators open sockets holding no seat
  * @property {number} game the game's number in the room, from 1
  * @property {number} last_seq the last event's seq, 0 before any
@@ -132,7 +134,9 @@
 
 /**
  * One position's verdict: no `best` where the game is over, and `result` only there.
- * @typedef {{ ply: number, score: Score, best?: string, pv: string[], result?: "first" | "second" | "draw" }} AnalysedPly
+ * `pv_notation` is `pv` as players write it.
+ * @typedef {{ ply: number, score: Score, best?: string, pv: string[], pv_notation?: Notation,
+ *   result?: "first" | "second" | "draw" }} AnalysedPly
  */
 
 /**
@@ -170,6 +174,8 @@
  *   | { type: "takeback_offered", seat: SeatName }
  *   | { type: "takeback_declined", seat: SeatName }
  *   | { type: "taken_back", ply: number }
+ *   | { type: "analysis_offered", seat: SeatName }
+ *   | { type: "analysis_agreed" }
  *   | { type: "chat", seat: SeatName, phrase: Phrase }
  *   | { type: "renamed", seat: SeatName, name: string }} EventKind
  */

@@ -17,7 +17,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rules::{AnyGame, AnyMove};
+use rules::{AnyGame, AnyMove, AnyPosition};
 use store::{AnalysisRecord, Store};
 use tokio::time::Instant;
 
@@ -193,6 +193,8 @@ impl Analyses {
     /// Analyses every position of `request` in order, then stores a room's.
     async fn run(self, id: String, request: Request) {
         let mut game = request.start;
+        // The position before the last move and the move: what the move text of the best line needs.
+        let mut previous: Option<(AnyPosition, AnyMove)> = None;
         for ply in 0..=request.moves.len() {
             let verdict = match game.outcome() {
                 Some(outcome) => Some(PlyView::ended(ply, outcome)),
@@ -200,7 +202,9 @@ impl Analyses {
                     .computer
                     .evaluate(game.clone(), request.move_time)
                     .await
-                    .map(|evaluation| PlyView::searched(ply, &game, &evaluation)),
+                    .map(|evaluation| {
+                        PlyView::searched(ply, &game, previous.as_ref(), &evaluation)
+                    }),
             };
             let Some(verdict) = verdict else {
                 tracing::error!(ply, "the engine gave no verdict on a position with moves");
@@ -212,6 +216,7 @@ impl Analyses {
             }
             // Every move was checked when the request came.
             if let Some(&mv) = request.moves.get(ply) {
+                previous = Some((game.position(), mv));
                 if game.play(mv).is_err() {
                     return self.end(&id, AnalysisStatus::Failed);
                 }

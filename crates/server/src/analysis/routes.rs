@@ -20,6 +20,7 @@ use crate::AppState;
 use crate::api::{AppJson, RoomPath};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
+use crate::room::Refusal;
 use crate::room_settings::{RoomSettings, SettingsChoice};
 
 /// `POST /analysis` body.
@@ -177,12 +178,14 @@ pub(crate) async fn analysis(
         .ok_or(ApiError::AnalysisNotFound(id))
 }
 
-/// Analyse the room's finished game; the analysis is kept with the game.
+/// Analyse the room's game; a finished game's analysis is kept with it.
 ///
 /// The first request queues it (202, as `POST /analysis`; asking again
 /// while it runs gives the same id); once done, the room replies with the
-/// kept analysis at once (200). A game still being played is not analysed:
-/// the engine must not help either player.
+/// kept analysis at once (200). A game still being played is analysed only
+/// when both seats agreed (`POST /rooms/{id}/analysis/agree`), and that
+/// analysis of the moves so far is not kept: the engine must not help
+/// either player unasked.
 #[utoipa::path(
     post,
     path = "/rooms/{id}/analysis",
@@ -193,7 +196,7 @@ pub(crate) async fn analysis(
         (status = 200, description = "The analysis kept with the game.", body = AnalysisView),
         (status = 202, description = "Queued (or already running): its id.", body = AnalysisStarted),
         (status = 404, description = status::ROOM_NOT_FOUND, body = ErrorBody),
-        (status = 409, description = "game-not-over: the room's game is not finished.", body = ErrorBody),
+        (status = 409, description = "game-not-over: the room's game is not finished and its seats did not both agree to analyse it; rated-game: it is rated and not finished.", body = ErrorBody),
         (status = 413, description = "The body is larger than the server accepts (plain text: axum's own rejection).", body = String, content_type = "text/plain"),
         (status = 422, description = "bad-request: the body is not a StartRoomAnalysis, movetime_ms is refused, or the game has more moves than an analysis takes (600).", body = ErrorBody),
         (status = 429, description = "too-many: this address, or the server, has as many analyses queued or running as allowed.", body = ErrorBody),
@@ -215,14 +218,23 @@ pub(crate) async fn room_analysis(
     let move_time = move_time(body.movetime_ms)?;
     let room = state.rooms.get(&id).await?;
     let played = room.game().await?;
-    if played.game.outcome().is_none() {
-        return Err(ApiError::GameNotOver);
+    let finished = played.game.outcome().is_some();
+    if !played.analysable {
+        return Err(if played.rated {
+            ApiError::Refused(Refusal::RatedGame)
+        } else {
+            ApiError::GameNotOver
+        });
     }
-    let game = RoomGame {
+    // Only a finished game's analysis is kept: one of a game still played
+    // would not cover the moves to come.
+    let game = finished.then_some(RoomGame {
         room: id,
         number: played.number,
-    };
-    if let Some(kept) = state.analyses.stored(&game).await? {
+    });
+    if let Some(game) = &game
+        && let Some(kept) = state.analyses.stored(game).await?
+    {
         return Ok(Json(kept).into_response());
     }
     let moves = played.game.moves_text();
@@ -237,7 +249,7 @@ pub(crate) async fn room_analysis(
         moves,
         move_time,
         address: peer.ip(),
-        room: Some(game),
+        room: game,
     })?;
     Ok((StatusCode::ACCEPTED, Json(AnalysisStarted { id })).into_response())
 }

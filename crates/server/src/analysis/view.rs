@@ -2,11 +2,12 @@
 //! keeps of a room's game (its plies).
 
 use engine::Score;
-use rules::{AnyGame, Outcome, Side};
+use rules::{AnyGame, AnyMove, AnyPosition, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::computer::Evaluation;
+use crate::records::{self, Notation};
 
 /// Where an analysis stands.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Serialize, ToSchema)]
@@ -48,6 +49,11 @@ pub(crate) struct PlyView {
     pub(crate) best: Option<String>,
     /// The principal variation from `best` on; empty where the game is over.
     pub(crate) pv: Vec<String>,
+    /// `pv` as players write it, in each notation of the game (as the room
+    /// JSON's `notation`); absent where the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub(crate) pv_notation: Option<Notation>,
     /// Only where the game is over: `first`, `second` or `draw`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, value_type = Option<crate::room::Winner>)]
@@ -55,8 +61,14 @@ pub(crate) struct PlyView {
 }
 
 impl PlyView {
-    /// The verdict of a search on the position of `game` at `ply`.
-    pub(crate) fn searched(ply: usize, game: &AnyGame, evaluation: &Evaluation) -> PlyView {
+    /// The verdict of a search on the position of `game` at `ply`, reached
+    /// by `previous` (the position before and the move) unless at the start.
+    pub(crate) fn searched(
+        ply: usize,
+        game: &AnyGame,
+        previous: Option<&(AnyPosition, AnyMove)>,
+        evaluation: &Evaluation,
+    ) -> PlyView {
         let score = match evaluation.score {
             Score::Cp(cp) => ScoreView::Cp(cp),
             Score::Mate(plies) => ScoreView::Mate(plies),
@@ -66,6 +78,7 @@ impl PlyView {
             score: first_players_view(score, game.side_to_move()),
             best: evaluation.best.map(|mv| mv.to_string()),
             pv: evaluation.pv.iter().map(ToString::to_string).collect(),
+            pv_notation: records::line_notation(game, previous, &evaluation.pv),
             result: None,
         }
     }
@@ -81,6 +94,7 @@ impl PlyView {
             score,
             best: None,
             pv: Vec::new(),
+            pv_notation: None,
             result: Some(result.to_owned()),
         }
     }
@@ -129,13 +143,16 @@ mod tests {
             best: Some(game.parse_move("3c3d").unwrap()),
             pv: vec![game.parse_move("3c3d").unwrap()],
         };
-        let seen = PlyView::searched(1, &game, &evaluation);
+        let start = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
+        let previous = (start.position(), game.moves()[0]);
+        let seen = PlyView::searched(1, &game, Some(&previous), &evaluation);
         assert_eq!(seen.score, ScoreView::Mate(-3));
         assert_eq!(seen.best.as_deref(), Some("3c3d"));
         let json = serde_json::to_value(&seen).unwrap();
         assert_eq!(
             json,
-            serde_json::json!({"ply": 1, "score": {"mate": -3}, "best": "3c3d", "pv": ["3c3d"]})
+            serde_json::json!({"ply": 1, "score": {"mate": -3}, "best": "3c3d", "pv": ["3c3d"],
+                "pv_notation": {"japanese": ["△３四歩"], "western": ["P-3d"]}})
         );
         let ended = PlyView::ended(9, Outcome::win(Side::Second, EndReason::Checkmate));
         assert_eq!(

@@ -181,6 +181,9 @@ pub enum Action {
     DeclineTakeback,
     /// Send a quick-chat phrase (online rooms with `chat` on), at any stage of the game.
     Chat(Phrase),
+    /// Ask for (or agree to) the engine's analysis while the game is played:
+    /// online it starts when both seats asked; never in rated rooms.
+    AgreeAnalysis,
 }
 
 /// What may change a room. Who sends it was checked before: `seats` are the
@@ -259,6 +262,10 @@ pub enum Refusal {
     /// A seat's phrase came sooner than [`CHAT_INTERVAL_MS`] after its last.
     #[error("one quick-chat phrase every 3 seconds")]
     ChatTooSoon,
+    /// A rated game is analysed only once it is over: the engine must not
+    /// help either player in a game that changes ratings.
+    #[error("a rated game is analysed only once it is over")]
+    RatedGame,
 }
 
 /// A room: its game, seats, offers and clock.
@@ -273,6 +280,10 @@ pub struct Room {
     draw_declined: Option<Side>,
     rematch_offer: Option<Side>,
     takeback_offer: Option<Side>,
+    /// The seat that asked to analyse the game being played.
+    analysis_offer: Option<Side>,
+    /// Whether both seats agreed to analyse the game being played.
+    analysis_agreed: bool,
     /// When each seat last sent a quick-chat phrase.
     last_chat: [Option<i64>; 2],
     /// Moves and takebacks so far: a computer's answer for another turn is stale.
@@ -313,6 +324,8 @@ impl Room {
             draw_declined: None,
             rematch_offer: None,
             takeback_offer: None,
+            analysis_offer: None,
+            analysis_agreed: false,
             last_chat: [None; 2],
             turn: 0,
             game_number: 1,
@@ -453,6 +466,11 @@ impl Room {
             EventKind::TakebackOffered { seat } => self.takeback_offer = Some(*seat),
             EventKind::Chat { seat, .. } => self.last_chat[seat.index()] = Some(event.at),
             EventKind::TakebackDeclined { .. } => self.takeback_offer = None,
+            EventKind::AnalysisOffered { seat } => self.analysis_offer = Some(*seat),
+            EventKind::AnalysisAgreed => {
+                self.analysis_offer = None;
+                self.analysis_agreed = true;
+            }
             EventKind::TakenBack { ply } => {
                 let mut game = self.fresh_game();
                 for mv in self.game.moves().into_iter().take(*ply) {
@@ -477,6 +495,8 @@ impl Room {
                 self.draw_declined = None;
                 self.rematch_offer = None;
                 self.takeback_offer = None;
+                self.analysis_offer = None;
+                self.analysis_agreed = false;
                 self.turn += 1;
                 self.played_by_people = false;
             }
@@ -626,6 +646,17 @@ impl Room {
         self.takeback_offer
     }
 
+    /// The seat that asked to analyse the game being played.
+    pub fn analysis_offer(&self) -> Option<Side> {
+        self.analysis_offer
+    }
+
+    /// Whether the game may be analysed now: once over, or while it is
+    /// played when both seats agreed.
+    pub fn analysable(&self) -> bool {
+        self.game.outcome().is_some() || self.analysis_agreed
+    }
+
     /// How many moves and takebacks the room has seen: what a computer's
     /// answer names as the turn it was asked on.
     pub fn turn(&self) -> u64 {
@@ -772,6 +803,7 @@ impl Room {
                 }
                 vec![EventKind::TakebackDeclined { seat }]
             }
+            Action::AgreeAnalysis => self.agree_analysis(self.seat_of(side))?,
             Action::Rematch | Action::Chat(_) => Vec::new(),
         });
         Ok(events)
@@ -869,6 +901,26 @@ impl Room {
             .checked_sub(plies)
             .ok_or(NOTHING_TO_TAKE_BACK)?;
         Ok(EventKind::TakenBack { ply })
+    }
+
+    /// `seat` asks to analyse the game being played: at once in local and
+    /// computer rooms (nobody else plays in them), online when the other
+    /// seat asked too. Rated rooms refuse, and asking twice changes nothing.
+    fn agree_analysis(&self, seat: Side) -> Result<Vec<EventKind>, Refusal> {
+        if self.setup.settings.rated {
+            return Err(Refusal::RatedGame);
+        }
+        let agreed =
+            self.setup.mode != Mode::Online || self.analysis_offer == Some(seat.opponent());
+        Ok(
+            if self.analysis_agreed || self.analysis_offer == Some(seat) {
+                Vec::new()
+            } else if agreed {
+                vec![EventKind::AnalysisAgreed]
+            } else {
+                vec![EventKind::AnalysisOffered { seat }]
+            },
+        )
     }
 
     /// `seat` sends a quick-chat phrase: online with `chat` on, one every

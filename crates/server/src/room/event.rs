@@ -106,6 +106,14 @@ pub enum EventKind {
         /// How many moves of the game remain.
         ply: usize,
     },
+    /// A seat asked to analyse the game being played; the other seat agrees
+    /// by asking too.
+    AnalysisOffered {
+        /// The seat that asked.
+        seat: Side,
+    },
+    /// Both seats agreed: the game being played may be analysed.
+    AnalysisAgreed,
     /// A seated player of an online room sent a quick-chat phrase.
     Chat {
         /// The seat.
@@ -139,6 +147,8 @@ impl EventKind {
             EventKind::TakebackOffered { .. } => "takeback_offered",
             EventKind::TakebackDeclined { .. } => "takeback_declined",
             EventKind::TakenBack { .. } => "taken_back",
+            EventKind::AnalysisOffered { .. } => "analysis_offered",
+            EventKind::AnalysisAgreed => "analysis_agreed",
             EventKind::Chat { .. } => "chat",
             EventKind::Renamed { .. } => "renamed",
         }

@@ -209,6 +209,8 @@ pub struct PlayedGame {
     pub number: u32,
     /// Whether it changes ratings.
     pub rated: bool,
+    /// Whether it may be analysed now: over, or both seats agreed.
+    pub analysable: bool,
 }
 
 /// What a room's task needs from the server.
@@ -394,6 +396,7 @@ impl RoomTask {
                     game: self.room.game().clone(),
                     number: self.room.game_number(),
                     rated: self.room.setup().settings.rated,
+                    analysable: self.room.analysable(),
                 });
             }
             Message::Join(joiner, token, reply) => {
@@ -612,6 +615,13 @@ impl RoomTask {
                 result: None,
             },
             Action::Chat(phrase) => ActReply::Said { phrase },
+            Action::AgreeAnalysis => ActReply::Analysis {
+                analysis: if self.room.analysable() {
+                    Agreement::Agreed
+                } else {
+                    Agreement::Offered
+                },
+            },
             Action::Takeback | Action::DeclineTakeback => {
                 let taken_back = events.iter().find_map(|event| match event.kind {
                     EventKind::TakenBack { ply } => Some(ply),

@@ -552,7 +552,7 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
             RoomStatus::Playing => {
                 let to_move = room.seat_of(room.game().side_to_move());
                 let legal = room.game().position().legal_moves();
-                match rng.random_range(0..104) {
+                match rng.random_range(0..106) {
                     0..=69 => {
                         let mv = legal[rng.random_range(0..legal.len())].to_string();
                         act(&[to_move], Action::Move(mv))
@@ -584,6 +584,7 @@ fn random_room(seed: u64) -> (Room, Vec<Event>) {
                     }
                     96..=97 => act(&[seat], Action::Takeback),
                     102..=103 => act(&[seat], Action::Chat(Phrase::ALL[rng.random_range(0..10)])),
+                    104..=105 => act(&[seat], Action::AgreeAnalysis),
                     98..=99 => {
                         // Mostly the seat asked, sometimes one that was not.
                         let asked = room.takeback_offer().map_or(seat, Side::opponent);
@@ -696,6 +697,8 @@ fn the_random_rooms_meet_every_event_and_the_ends_that_matter() {
         "takeback_declined",
         "taken_back",
         "chat",
+        "analysis_offered",
+        "analysis_agreed",
         "renamed",
     ] {
         assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
@@ -936,6 +939,87 @@ fn a_move_withdraws_a_takeback_asked_and_rated_rooms_refuse_takebacks() {
     assert!(matches!(
         room.decide(&act(&[Side::First], Action::Takeback), 2),
         Err(Refusal::NoTakeback("a rated game has no takebacks"))
+    ));
+}
+
+#[test]
+fn online_both_seats_agree_to_analyse_a_game_being_played_until_the_next_game() {
+    let mut room = playing(Variant::Minishogi, RoomSettings::default());
+    assert!(!room.analysable());
+    let asked = run(&mut room, act(&[Side::Second], Action::AgreeAnalysis), 1).unwrap();
+    assert!(matches!(
+        asked[..],
+        [Event {
+            kind: EventKind::AnalysisOffered { seat: Side::Second },
+            ..
+        }]
+    ));
+    // Asking again changes nothing; a move leaves the asking standing.
+    assert!(
+        run(&mut room, act(&[Side::Second], Action::AgreeAnalysis), 2)
+            .unwrap()
+            .is_empty()
+    );
+    run(&mut room, act(&[Side::First], play("5d5c")), 3).unwrap();
+    assert_eq!(room.analysis_offer(), Some(Side::Second));
+    assert!(!room.analysable());
+    let agreed = run(&mut room, act(&[Side::First], Action::AgreeAnalysis), 4).unwrap();
+    assert!(matches!(agreed[0].kind, EventKind::AnalysisAgreed));
+    assert!((room.analysable(), room.analysis_offer()) == (true, None));
+    assert!(
+        run(&mut room, act(&[Side::Second], Action::AgreeAnalysis), 5)
+            .unwrap()
+            .is_empty()
+    );
+    // Once over, nothing to agree; the next game starts unagreed.
+    run(&mut room, act(&[Side::First], Action::Resign), 6).unwrap();
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::AgreeAnalysis), 7),
+        Err(Refusal::NotPlaying(_))
+    ));
+    run(&mut room, act(&[Side::First], Action::Rematch), 8).unwrap();
+    run(&mut room, act(&[Side::Second], Action::Rematch), 9).unwrap();
+    assert_eq!(room.status(), RoomStatus::Playing);
+    assert!(!room.analysable());
+}
+
+#[test]
+fn local_and_computer_rooms_agree_to_analyse_at_once_and_rated_rooms_refuse() {
+    let mut local = Room::new(setup(Variant::Shogi, Mode::Local, RoomSettings::default())).unwrap();
+    run(&mut local, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(&mut local, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    let both = [Side::First, Side::Second];
+    let agreed = run(&mut local, act(&both, Action::AgreeAnalysis), 1).unwrap();
+    assert!(matches!(
+        agreed[..],
+        [Event {
+            kind: EventKind::AnalysisAgreed,
+            ..
+        }]
+    ));
+    let mut computer = Room::new(setup(
+        Variant::Xiangqi,
+        Mode::Computer,
+        RoomSettings::default(),
+    ))
+    .unwrap();
+    run(&mut computer, Command::Join(joiner("ann", None, false)), 0).unwrap();
+    run(
+        &mut computer,
+        Command::Join(joiner("computer", None, true)),
+        0,
+    )
+    .unwrap();
+    run(&mut computer, act(&[Side::First], Action::AgreeAnalysis), 1).unwrap();
+    assert!(computer.analysable());
+    let rated = RoomSettings {
+        rated: true,
+        ..RoomSettings::default()
+    };
+    let room = playing(Variant::Shogi, rated);
+    assert!(matches!(
+        room.decide(&act(&[Side::First], Action::AgreeAnalysis), 1),
+        Err(Refusal::RatedGame)
     ));
 }
 

@@ -98,6 +98,12 @@ pub struct RoomView {
     /// The seat that asked to take back a move (online rooms).
     #[schema(required = true, value_type = Option<SideName>)]
     pub takeback_offer: Option<Side>,
+    /// The seat that asked to analyse the game while it is played.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub analysis_offer: Option<Side>,
+    /// Whether the game may be analysed now (`POST /rooms/{id}/analysis`):
+    /// once over, or while played when both seats agreed.
+    pub analysable: bool,
     /// Open WebSockets without a seat.
     pub spectators: usize,
     /// 1 for the room's first game, 2 after a rematch ...
@@ -265,6 +271,11 @@ pub enum ActReply {
         #[serde(skip_serializing_if = "Option::is_none")]
         ply: Option<usize>,
     },
+    /// Analysing the game being played was asked for, or agreed.
+    Analysis {
+        /// `offered` or `agreed`.
+        analysis: Agreement,
+    },
 }
 
 /// Where an offer stands.
@@ -322,6 +333,8 @@ impl Room {
             draw_declined: self.draw_declined(),
             rematch_offer: self.rematch_offer(),
             takeback_offer: self.takeback_offer(),
+            analysis_offer: self.analysis_offer(),
+            analysable: self.analysable(),
             spectators: connections.spectators,
             game: self.game_number(),
             last_seq: self.last_seq(),
