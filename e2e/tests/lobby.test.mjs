@@ -42,6 +42,10 @@ test("a waiting room shows in the lobby and a visitor joins from there", async (
   await visitor.context.close();
 });
 
+/** The house rules of every game's rooms. */
+const ROOM_SETTINGS = ["time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player",
+  "show_targets", "rated", "chat"];
+
 test("every variant's rules page is linked from home and has move diagrams", async () => {
   const { context, page, errors } = await newPlayer(browser);
   for (const variant of VARIANTS) {
@@ -49,6 +53,10 @@ test("every variant's rules page is linked from home and has move diagrams", asy
     await page.locator(`a[href="/rules/${variant}"]`).first().click();
     await page.waitForURL(`${KOMA_URL}/rules/${variant}`);
     await page.locator(`[data-rules=${variant}] svg[data-diagram]`).first().waitFor();
+    // The house rules every game's rooms take are all listed (docs/rules.md's room settings).
+    const listed = await page.locator("[data-rules] [data-setting]").evaluateAll((items) =>
+      items.map((item) => item.getAttribute("data-setting")));
+    for (const key of ROOM_SETTINGS) assert.ok(listed.includes(key), `${variant}: no ${key} in ${listed}`);
   }
   assert.deepEqual(errors, [], "no script errors");
   await context.close();

@@ -94,10 +94,10 @@ const ANNAN_EXAMPLES = [
  * @type {Record<string, string[]>}
  */
 const HOUSE_RULES = {
-  shogi: ["handicap", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
-  minishogi: ["time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
-  annan: ["annan_setup", "annan_dead_piece", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
-  xiangqi: ["time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated"],
+  shogi: ["handicap", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated", "chat"],
+  minishogi: ["time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated", "chat"],
+  annan: ["annan_setup", "annan_dead_piece", "impasse", "time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated", "chat"],
+  xiangqi: ["time_per_move", "main_time", "move_limit", "illegal_move_loses", "swap_first_player", "show_targets", "rated", "chat"],
 };
 
 /**

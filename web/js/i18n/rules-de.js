@@ -144,4 +144,6 @@ export default {
   "rules.house.show_targets": "Ist eine Figur ausgewählt, markiert das Brett jeden Punkt bzw. jedes Feld, auf das sie legal ziehen darf (standardmäßig an).",
   "rules.setting.rated": "Gewertet",
   "rules.house.rated": "Das Ergebnis verändert die Wertungszahlen beider Spieler; ein Remis zählt als halber Sieg.",
+  "rules.setting.chat": "Schnellchat",
+  "rules.house.chat": "In Online-Räumen dürfen die Spieler Sätze aus einer festen Auswahl senden („Viel Glück“, „Gut gespielt“ …), jeder in der Sprache des Lesers angezeigt; kein freier Text (standardmäßig an).",
 };

@@ -144,4 +144,6 @@ export default {
   "rules.house.show_targets": "When a piece is selected, the board marks every point or square it may legally move to (on by default).",
   "rules.setting.rated": "Rated",
   "rules.house.rated": "The result changes both players’ ratings; a draw counts as half a win.",
+  "rules.setting.chat": "Quick chat",
+  "rules.house.chat": "In online rooms the seated players may send phrases from a fixed set (“Good luck”, “Well played” …), each shown in the reader’s language; no free text (on by default).",
 };

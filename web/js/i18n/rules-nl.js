@@ -144,4 +144,6 @@ export default {
   "rules.house.show_targets": "Als een stuk geselecteerd is, markeert het bord elk punt of veld waar het volgens de regels naartoe mag (standaard aan).",
   "rules.setting.rated": "Meetellen voor rating",
   "rules.house.rated": "De uitslag verandert de rating van beide spelers; remise telt als een halve overwinning.",
+  "rules.setting.chat": "Snelle chat",
+  "rules.house.chat": "In online kamers mogen de spelers zinnen uit een vaste reeks sturen („Veel succes”, „Goed gespeeld” …), elk getoond in de taal van de lezer; geen vrije tekst (standaard aan).",
 };

@@ -143,4 +143,6 @@ export default {
   "rules.house.show_targets": "选中棋子时，棋盘标出它可以合法走到的每个交叉点或格子（默认开启）。",
   "rules.setting.rated": "计算等级分",
   "rules.house.rated": "对局结果会改变双方的等级分；和棋算半胜。",
+  "rules.setting.chat": "快捷聊天",
+  "rules.house.chat": "在线房间中，对局双方可以发送固定的短语（“祝你好运”“下得好”等），按读者的语言显示；不能输入自由文字（默认开启）。",
 };
