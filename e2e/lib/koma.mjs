@@ -22,7 +22,7 @@ import { chromium } from "playwright-core";
  *   legal_moves: string[], side_to_move: "first" | "second",
  *   notation: Record<string, string[]>, result: Record<string, unknown>,
  *   game: number, seats: Record<"first" | "second", {computer: boolean, side: string, name: string, connected: boolean} | null>,
- *   spectators: number, draw_offer: string | null, impasse_points: {first: number, second: number} | null, takeback_offer: "first" | "second" | null,
+ *   spectators: number, draw_offer: string | null, impasse_points: {first: number, second: number} | null, takeback_offer: "first" | "second" | null, analysis_offer: "first" | "second" | null,
  * }} Room
  */
 

@@ -4,11 +4,11 @@
  * engine; the page draws the evaluation graph (one point per position), marks
  * the move where the losing side hung its rook a blunder, and draws the best
  * move as an arrow on the position shown. The replay page analyses a pasted
- * record the same way.
+ * record the same way. During an online game both players must agree first.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { KOMA_URL, launch, newPlayer, play } from "../lib/koma.mjs";
+import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer, play, room } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -92,6 +92,12 @@ test("a game played to mate is analysed: graph, the blunder marked, the best mov
   await page.locator('[data-board][data-review-ply="1"]').waitFor();
   assert.equal(await page.locator("[data-best-move]").getAttribute("data-best-move"), "G*5b");
   await page.locator('[data-board] [data-best-arrow="5b"]').waitFor();
+  // Written as the move list writes moves: Japanese by default, Western once chosen.
+  assert.equal(await page.locator("[data-best-move]").innerText(), "▲５二金");
+  await page.locator("select[name=notation]").selectOption("western");
+  await page.locator("[data-best-move]", { hasText: "G*5b" }).waitFor();
+  assert.equal(await page.locator("[data-pv]").innerText(), "G*5b");
+  await page.locator("select[name=notation]").selectOption("japanese");
   assert.match(await page.locator("[data-score]").innerText(), /^#1$/);
 
   // Kept with the game: a new visit shows it at once.
@@ -115,4 +121,28 @@ test("a pasted record is analysed on the replay page", async () => {
   await page.locator('[data-board] [data-best-arrow="5b"]').waitFor();
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
+});
+
+test("online, a game being played is analysed once both players agreed", async () => {
+  const host = await newPlayer(browser);
+  const guest = await newPlayer(browser);
+  const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
+  await acceptInvitation(host.page, guest.page);
+  const players = [host.page, guest.page];
+  await play(host.page, id, "5d5c", players);
+  assert.equal(await host.page.locator("[data-analysis]").count(), 0, "no analysis unasked");
+  await host.page.locator("[data-action=ask-analysis]").click();
+  await host.page.locator("[data-action=ask-analysis][disabled]").waitFor();
+  assert.equal((await room(id)).analysis_offer, "first");
+  assert.equal(await guest.page.locator("[data-analysis]").count(), 0, "no analysis on one player's asking");
+  await guest.page.locator("[data-action=accept-analysis]").click();
+  for (const page of players) {
+    await page.locator("[data-analysis] [data-action=analyse]").waitFor();
+    assert.equal(await page.locator("[data-action=ask-analysis], [data-action=accept-analysis]").count(), 0);
+  }
+  await analyse(guest.page, 2);
+  assert.equal((await room(id)).status, "playing");
+  assert.deepEqual([...host.errors, ...guest.errors], [], "no script errors");
+  await host.context.close();
+  await guest.context.close();
 });

@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * Sounds: a move and a capture sound on the room page; muting is a choice of
- * the device and stays muted after a reload.
+ * Sounds: a move, a capture, check, low time and the game's end sound on the
+ * room page; muting is a choice of the device and stays muted after a reload.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createRoom, launch, newPlayer, play } from "../lib/koma.mjs";
+import { createRoom, createRoomAt, launch, newPlayer, play } from "../lib/koma.mjs";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
@@ -39,6 +39,46 @@ test("moves and captures sound until muted, and the mute survives a reload", asy
   await page.locator("[data-action=mute]").click();
   await play(page, id, "B*4e");
   await page.locator("body[data-sound=move]").waitFor({ state: "attached" });
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+/** Sente to move with a gold in hand: G*4b checks, G*5b (the pawn on 5c guarding it) mates. */
+const GOLD_DROPS = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+
+test("a check and the game's end each have their sound", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const checked = await createRoomAt(page, { variant: "shogi", mode: "local", position: GOLD_DROPS });
+  await play(page, checked, "G*4b");
+  await page.locator("body[data-sound=check]").waitFor({ state: "attached" });
+  // The king takes the gold: a capture, no longer check.
+  await play(page, checked, "5a4b");
+  await page.locator("body[data-sound=capture]").waitFor({ state: "attached" });
+
+  const mated = await createRoomAt(page, { variant: "shogi", mode: "local", position: GOLD_DROPS });
+  await play(page, mated, "G*5b");
+  await page.locator("[data-result][data-reason=checkmate]").waitFor();
+  assert.equal(await page.locator("body").getAttribute("data-sound"), "end");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});
+
+test("the last 10 seconds of the player's clock sound once per turn", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  // 10 seconds a move: every turn starts within the last 10 seconds.
+  const id = await createRoom(page, { variant: "minishogi", mode: "local", settings: { time_per_move: "10" } });
+  await page.locator("body[data-sound=low-time]").waitFor({ state: "attached" });
+  await play(page, id, "5d5c");
+  await page.locator("body[data-sound=move]").waitFor({ state: "attached" });
+  // The next turn warns again, and only once: nothing replaces the warning until the next move.
+  await page.locator("body[data-sound=low-time]").waitFor({ state: "attached" });
+  await page.evaluate(() => {
+    document.body.dataset.heard = "";
+    new MutationObserver(() => (document.body.dataset.heard += `${document.body.dataset.sound},`))
+      .observe(document.body, { attributeFilter: ["data-sound"] });
+  });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator("body").getAttribute("data-heard"), "", "one warning per turn");
   assert.deepEqual(errors, [], "no script errors");
   await context.close();
 });

@@ -2,7 +2,8 @@
 // (KIF, KI2, CSA, a position line, a xiangqi PGN) is read by the server
 // (`POST /api/v1/records`) and shown on the board in review: the move list,
 // stepping through it, the result, and the record's comments on the move
-// shown. `/replay?room=<id>` opens a room's game.
+// shown. `/replay?room=<id>` opens a room's game, analysed through the room
+// (so that its analysis is kept with the game); `&analyse=1` analyses it at once.
 
 import { AnalysisPanel } from "./analysis.js";
 import { ApiError, importRecord, recordUrl, request } from "./api.js";
@@ -64,20 +65,25 @@ class ReplayPage {
     this.comments = null;
     /** @type {AnalysisPanel | null} the game's analysis, once a game is read */
     this.analysis = null;
+    /** @type {string | null} the room whose game is shown, null for a record pasted or opened */
+    this.room = null;
   }
 
   /** Draws the page; opens a room's record when the address names one. */
   start() {
     this.build();
-    const room = new URLSearchParams(window.location.search).get("room");
-    if (room) this.loadRoom(room);
+    const query = new URLSearchParams(window.location.search);
+    const room = query.get("room");
+    if (room) this.loadRoom(room, query.get("analyse") === "1");
   }
 
   /**
    * Fetches a room's record as a position line and replays it.
    * @param {string} id
+   * @param {boolean} analyse whether to analyse it at once
    */
-  async loadRoom(id) {
+  async loadRoom(id, analyse) {
+    this.room = id;
     try {
       const response = await fetch(recordUrl(id, "sfen"), { cache: "no-store" });
       const text = await response.text();
@@ -92,6 +98,7 @@ class ReplayPage {
       }
       this.text = text;
       await this.read(text);
+      if (analyse) await this.analysis?.run();
     } catch (err) {
       this.error = err;
       this.build();
@@ -112,10 +119,14 @@ class ReplayPage {
       this.error = null;
       this.analysis?.stop();
       const game = this.game;
+      const room = this.room;
       this.analysis = game && new AnalysisPanel(game.variant, {
-        start: () => request("POST", "/analysis", {
-          body: { variant: game.variant, position: game.start, moves: game.moves },
-        }),
+        // A room's game through the room, which keeps the analysis with the game.
+        start: () => room
+          ? request("POST", `/rooms/${encodeURIComponent(room)}/analysis`)
+          : request("POST", "/analysis", {
+            body: { variant: game.variant, position: game.start, moves: game.moves },
+          }),
         onReview: (ply) => this.review(ply),
         onChange: () => this.render(),
       });
@@ -205,6 +216,7 @@ class ReplayPage {
       // The bytes as they are: the server reads Shift_JIS KIF files too.
       const bytes = await chosen.arrayBuffer();
       this.text = decode(bytes);
+      this.room = null;
       await this.read(bytes);
     });
     const variant = el("select", { name: "variant", id: "replay-variant" });
@@ -221,6 +233,7 @@ class ReplayPage {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.text = text.value;
+      this.room = null;
       this.read(text.value);
     });
     return form;
