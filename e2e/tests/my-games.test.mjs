@@ -63,7 +63,7 @@ test("the analysis link analyses the room's game once; the next visit shows the 
   const asked = [];
   page.on("request", (request) => {
     const path = new URL(request.url()).pathname;
-    if (path.includes("/analysis")) asked.push(`${request.method()} ${path}`);
+    if (path.startsWith("/api/") && path.includes("/analysis")) asked.push(`${request.method()} ${path}`);
   });
   const open = async () => {
     await page.goto(`${KOMA_URL}/replay?room=${id}&analyse=1`);
