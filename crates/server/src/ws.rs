@@ -87,6 +87,12 @@ pub(crate) enum ClientFrame {
         #[serde(default)]
         request_id: Option<Value>,
     },
+    /// Ask for (or agree to) analysing the game being played (`POST /rooms/{id}/analysis/agree`).
+    AgreeAnalysis {
+        /// Any JSON value, returned in the reply.
+        #[serde(default)]
+        request_id: Option<Value>,
+    },
     /// Send a quick-chat phrase (`POST /rooms/{id}/chat`).
     Chat {
         /// The phrase's id.
@@ -393,7 +399,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
     let frame: ClientFrame = match serde_json::from_str(body) {
         Ok(frame) => frame,
         Err(err) => {
-            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"takeback\"|\"decline_takeback\"|\"chat\"|\"ping\", ...}";
+            let hint = "expected {\"type\": \"move\"|\"resign\"|\"draw\"|\"impasse\"|\"rematch\"|\"takeback\"|\"decline_takeback\"|\"agree_analysis\"|\"chat\"|\"ping\", ...}";
             let error = ApiError::BadRequest(format!("{err}; {hint}"));
             return error_frame(request_id_of(body.as_bytes()), &error);
         }
@@ -406,6 +412,7 @@ async fn answer(connection: &Connection, token: Option<String>, body: &str) -> M
         ClientFrame::Rematch { request_id } => (Action::Rematch, request_id),
         ClientFrame::Takeback { request_id } => (Action::Takeback, request_id),
         ClientFrame::DeclineTakeback { request_id } => (Action::DeclineTakeback, request_id),
+        ClientFrame::AgreeAnalysis { request_id } => (Action::AgreeAnalysis, request_id),
         ClientFrame::Chat { phrase, request_id } => (Action::Chat(phrase), request_id),
         ClientFrame::Ping { request_id } => {
             return text(&SocketFrame::Pong { request_id });

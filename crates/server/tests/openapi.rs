@@ -910,6 +910,9 @@ async fn events_records_and_sockets(contract: &Contract, server: &TestServer) {
     player.client.send(json!({"type": "takeback"})).await;
     player.next_of("ack").await;
     watcher.next_of("takeback_offered").await;
+    player.client.send(json!({"type": "agree_analysis"})).await;
+    assert_eq!(player.next_of("ack").await["analysis"], "offered");
+    watcher.next_of("analysis_offered").await;
     player
         .client
         .send(json!({"type": "chat", "phrase": "oops"}))
