@@ -3,7 +3,8 @@
 // (xiangqi), judging every position with `koma status`. Usage:
 //   node match.mjs --koma PATH --variant V --games N --movetime MS \
 //     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
-//     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...]
+//     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...] \
+//     [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2). The
 // line before the last gives each engine's median depth and nodes a move
@@ -14,6 +15,9 @@
 // first, with `-` for the engine, so that any position can be set up again.
 // --go replaces `movetime MS` in each `go` command (e.g. `depth 8` or
 // `nodes 100000`), for both engines; --a-go and --b-go for one engine only.
+// --a-option and --b-option (repeatable) set a USI/UCI option of one engine
+// (e.g. YaneuraOu's `Threads=1`) after the variant, before `isready`. Each
+// game starts with `usinewgame` (`ucinewgame`).
 // Each engine is stopped (SIGSTOP) while the other thinks: an engine that
 // keeps busy between moves (Fairy-Stockfish's WebAssembly threads spin,
 // about half a core) would otherwise take time from its opponent.
@@ -39,13 +43,15 @@ const { values: opt } = parseArgs({
     go: { type: "string" },
     "a-go": { type: "string" },
     "b-go": { type: "string" },
+    "a-option": { type: "string", multiple: true, default: [] },
+    "b-option": { type: "string", multiple: true, default: [] },
   },
 });
 const xiangqi = opt.variant === "xiangqi";
 
 /** One engine process spoken to line by line. */
 class Engine {
-  constructor(command, ranksFrom1, go) {
+  constructor(command, ranksFrom1, go, options) {
     const [cmd, ...args] = command.split(" ");
     this.go = go ?? opt.go ?? `movetime ${opt.movetime}`;
     // A session of its own: a stopped engine in the match's process group
@@ -53,6 +59,11 @@ class Engine {
     this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"], detached: true });
     process.on("exit", () => this.proc.kill("SIGKILL"));
     this.ranksFrom1 = ranksFrom1;
+    this.options = options.map((option) => {
+      const eq = option.indexOf("=");
+      if (eq <= 0) throw new Error(`an option is NAME=VALUE, not "${option}"`);
+      return [option.slice(0, eq), option.slice(eq + 1)];
+    });
     this.waiters = [];
     // The depth and nodes of each move's last `info` line, for the summary.
     this.depths = [];
@@ -82,6 +93,15 @@ class Engine {
     this.send(xiangqi ? "uci" : "usi");
     await this.until((l) => l === "uciok" || l === "usiok");
     this.send(`setoption name UCI_Variant value ${opt.variant}`);
+    for (const [name, value] of this.options) this.send(`setoption name ${name} value ${value}`);
+    this.send("isready");
+    await this.until((l) => l === "readyok");
+    this.proc.kill("SIGSTOP");
+  }
+  /** Tells the engine a new game begins, and waits until it is ready. */
+  async newGame() {
+    this.proc.kill("SIGCONT");
+    this.send(xiangqi ? "ucinewgame" : "usinewgame");
     this.send("isready");
     await this.until((l) => l === "readyok");
     this.proc.kill("SIGSTOP");
@@ -142,8 +162,8 @@ function opening() {
 // a stopped engine in a session of its own would otherwise stay behind.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(1));
 
-const a = new Engine(opt.a, opt["a-ranks-from-1"], opt["a-go"]);
-const b = new Engine(opt.b, opt["b-ranks-from-1"], opt["b-go"]);
+const a = new Engine(opt.a, opt["a-ranks-from-1"], opt["a-go"], opt["a-option"]);
+const b = new Engine(opt.b, opt["b-ranks-from-1"], opt["b-go"], opt["b-option"]);
 await a.start();
 await b.start();
 const score = { a: 0, b: 0, draw: 0 };
@@ -152,6 +172,8 @@ for (let game = 1; game <= Number(opt.games); game++) {
   if (game % 2 === 1) line = opening();
   const [first, second] = game % 2 === 1 ? [a, b] : [b, a];
   const moves = [...line];
+  await a.newGame();
+  await b.newGame();
   if (opt.log) line.forEach((move, i) => appendFileSync(opt.log, `${game} ${i + 1} - ${move}\n`));
   let verdict;
   while (!verdict) {
