@@ -55,6 +55,11 @@ pub(crate) struct ServeArgs {
     /// abandoned (unrated, outside the statistics).
     #[arg(long, env = "KOMA_ABANDON_AFTER", default_value_t = 600)]
     abandon_after: u64,
+    /// Seconds a room nobody watches and nothing waits in (finished, or with
+    /// no clock running and no computer to move) stays in memory; it loads
+    /// again from the database when asked for.
+    #[arg(long, env = "KOMA_IDLE_ROOM_TIMEOUT", default_value_t = 600)]
+    idle_room_timeout: u64,
     /// Seconds a room waits for its second player before it closes.
     #[arg(long, env = "KOMA_WAITING_ROOM_TTL", default_value_t = 3600)]
     waiting_room_ttl: u64,
@@ -147,6 +152,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         messages_per_second_per_ip: args.messages_per_second_per_ip,
         max_connections_per_ip: args.max_connections_per_ip as usize,
         abandon_after: Duration::from_secs(args.abandon_after),
+        idle_room_timeout: Duration::from_secs(args.idle_room_timeout),
         waiting_room_ttl: Duration::from_secs(args.waiting_room_ttl),
         public_url: args.public_url.clone(),
         engine_threads: args

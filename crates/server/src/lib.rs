@@ -98,7 +98,8 @@ pub struct Config {
     /// How long a WebSocket may go without a frame from its client (pongs
     /// included) before the server closes it.
     pub websocket_timeout: Duration,
-    /// How long a finished room nobody watches stays in memory.
+    /// How long a room nobody watches and nothing waits in (finished, or with
+    /// no clock running and no computer to move) stays in memory.
     pub idle_room_timeout: Duration,
     /// How long a game waits with both players away before it ends as
     /// abandoned (unrated, outside the statistics).
@@ -156,7 +157,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The server's state over `store`, with every unfinished room brought back.
+    /// The server's state over `store`; every unfinished room comes back in the background.
     ///
     /// # Errors
     /// The store fails while rooms are recovered.
@@ -178,7 +179,7 @@ impl AppState {
             shutdown: signal,
         });
         let recovered = rooms.recover().await?;
-        tracing::info!(recovered, "rooms recovered from the store");
+        tracing::info!(recovered, "unfinished rooms to load in the background");
         Ok(AppState {
             store,
             rooms,

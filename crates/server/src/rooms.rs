@@ -1,12 +1,14 @@
 //! The registry of live rooms: finds a room's task, starting it from the store
-//! when the room is not live (after a restart, or a finished room looked at).
+//! when the room is not live (after a restart, or an idle room looked at).
+//!
+//! Each room has a slot of its own, locked while that room loads: a slow load
+//! holds up only the requests for that room, and a room never gets two tasks.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rules::{AnyGame, Variant};
 use store::RoomRecord;
-use tokio::sync::Mutex;
 
 use crate::error::ApiError;
 use crate::ids;
@@ -30,10 +32,46 @@ pub struct NewRoom {
     pub device: String,
 }
 
+/// One room's place in the registry: its task's handle once loaded, locked
+/// while it loads.
+type Slot = Arc<tokio::sync::Mutex<Option<RoomHandle>>>;
+
+/// The rooms' slots, and how many there were after the last sweep.
+#[derive(Default)]
+struct Slots {
+    by_id: HashMap<String, Slot>,
+    swept_at: usize,
+}
+
+impl Slots {
+    /// The slot of room `id`, made if there is none. Once the map has doubled
+    /// since the last sweep, the slots of stopped rooms are forgotten, so the
+    /// map does not grow forever and sweeping costs O(1) per room on average.
+    /// A slot someone holds (to load or read it) stays: they took it under this
+    /// lock, and a second slot for the room could start a second task.
+    fn slot(&mut self, id: &str) -> Slot {
+        if let Some(slot) = self.by_id.get(id) {
+            return slot.clone();
+        }
+        if self.by_id.len() >= 2 * self.swept_at.max(64) {
+            self.by_id.retain(|_, slot| {
+                Arc::strong_count(slot) > 1
+                    || slot.try_lock().map_or(true, |held| {
+                        held.as_ref().is_some_and(|handle| !handle.is_closed())
+                    })
+            });
+            self.swept_at = self.by_id.len();
+        }
+        let slot = Slot::default();
+        self.by_id.insert(id.to_owned(), slot.clone());
+        slot
+    }
+}
+
 /// The live rooms.
 #[derive(Clone)]
 pub struct Rooms {
-    live: Arc<Mutex<HashMap<String, RoomHandle>>>,
+    slots: Arc<Mutex<Slots>>,
     context: RoomContext,
 }
 
@@ -41,7 +79,7 @@ impl Rooms {
     /// An empty registry whose rooms use `context`.
     pub fn new(context: RoomContext) -> Rooms {
         Rooms {
-            live: Arc::default(),
+            slots: Arc::default(),
             context,
         }
     }
@@ -59,15 +97,18 @@ impl Rooms {
         if !ids::is_id(id) {
             return Err(ApiError::RoomNotFound(id.to_owned()));
         }
-        // Held while a room loads, so that a room never gets two tasks.
-        let mut live = self.live.lock().await;
-        if let Some(handle) = live.get(id).filter(|handle| !handle.is_closed()) {
+        let slot = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .slot(id);
+        // Held while the room loads, so that a room never gets two tasks.
+        let mut held = slot.lock().await;
+        if let Some(handle) = held.as_ref().filter(|handle| !handle.is_closed()) {
             return Ok(handle.clone());
         }
-        // Forget every room whose task stopped, so the map does not grow forever.
-        live.retain(|_, handle| !handle.is_closed());
         let handle = room::spawn(id, self.context.clone()).await?;
-        live.insert(id.to_owned(), handle.clone());
+        *held = Some(handle.clone());
         Ok(handle)
     }
 
@@ -106,18 +147,51 @@ impl Rooms {
         Ok((id, handle))
     }
 
-    /// Starts every room whose game was not over when the server stopped.
-    /// Returns how many.
+    /// Starts, in the background, every room whose game was not over when the
+    /// server stopped, so that the server serves at once; a room asked for
+    /// before its turn loads then. As after any restart, the side to move's
+    /// clock starts its turn afresh when the room loads. Returns how many.
     ///
     /// # Errors
-    /// Store failures.
+    /// Store failures while listing them.
     pub async fn recover(&self) -> Result<usize, ApiError> {
         let ids = self.context.store.unfinished_rooms().await?;
-        for id in &ids {
-            if let Err(err) = self.get(id).await {
-                tracing::error!(room = %id, %err, "room not recovered");
+        let count = ids.len();
+        let rooms = self.clone();
+        tokio::spawn(async move {
+            let shutdown = rooms.context.shutdown.clone();
+            for id in &ids {
+                if *shutdown.borrow() {
+                    return;
+                }
+                if let Err(err) = rooms.get(id).await {
+                    tracing::error!(room = %id, %err, "room not recovered");
+                }
             }
+            tracing::info!(rooms = ids.len(), "unfinished rooms loaded");
+        });
+        Ok(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_forgets_stopped_rooms_but_keeps_a_slot_someone_holds() {
+        let mut slots = Slots::default();
+        let held = slots.slot("held");
+        for n in 0..127 {
+            drop(slots.slot(&format!("room{n}")));
         }
-        Ok(ids.len())
+        assert_eq!(slots.by_id.len(), 128);
+        // The 129th room sweeps: only the slot still held stays beside it.
+        drop(slots.slot("new"));
+        assert_eq!(slots.by_id.len(), 2);
+        assert!(Arc::ptr_eq(&held, &slots.slot("held")));
+        // The next sweep waits until the map has doubled again.
+        drop(slots.slot("another"));
+        assert_eq!(slots.by_id.len(), 3);
     }
 }

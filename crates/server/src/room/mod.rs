@@ -801,12 +801,19 @@ impl RoomTask {
         room.into_iter().chain(self.idle_until()).min()
     }
 
-    /// When a finished room nobody watches may stop its task and free its memory.
+    /// When a room may stop its task and free its memory: nobody watches it
+    /// and nothing waits in it (no deadline such as a running clock, no
+    /// computer to move or to answer a draw). It loads again from the store
+    /// when it is asked for; a room with a deadline stays to keep it.
     fn idle_until(&self) -> Option<Instant> {
         let watched =
             self.connections.seats.iter().any(|&open| open > 0) || self.events.receiver_count() > 0;
-        (self.room.status() == RoomStatus::Finished && !watched)
-            .then(|| self.last_activity + self.context.config.idle_room_timeout)
+        let waits = self.room.next_deadline().is_some()
+            || self.room.computer_to_move()
+            || self.room.computer_to_answer_draw()
+            || self.computer_thinking
+            || self.computer_judging_draw;
+        (!watched && !waits).then(|| self.last_activity + self.context.config.idle_room_timeout)
     }
 
     /// Asks the computer for a move when it is its turn; it waits its turn

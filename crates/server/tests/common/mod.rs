@@ -128,6 +128,16 @@ impl TestServer {
         computer: Arc<dyn ComputerPlayer>,
     ) -> TestServer {
         let store = store::open(url).await.unwrap();
+        TestServer::start_store(url, store, config, computer).await
+    }
+
+    /// A server over `store` (whose database is at `url`).
+    pub async fn start_store(
+        url: &str,
+        store: Arc<dyn store::Store>,
+        config: Config,
+        computer: Arc<dyn ComputerPlayer>,
+    ) -> TestServer {
         let state = AppState::start(store, computer, config).await.unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
