@@ -248,12 +248,13 @@ fn print_row(options: &Options, results: &mut Results, cpu: Option<(f64, f64)>, 
         format!("{} MB", bytes / 1_000_000)
     });
     eprintln!(
-        "loadtest: {} moves, {} errors, {} computer moves, {} games ended, {} connections opened while playing, client CPU {:.2} ms a move",
+        "loadtest: {} moves, {} errors, {} computer moves, {} games ended, {} connections opened while playing (ack of their moves {} ms), client CPU {:.2} ms a move",
         results.acked,
         results.errors,
         results.computer_moves,
         results.ended,
         results.connects,
+        stats::summary(&mut results.ack_new_connection),
         results.client_cpu * 1e3 / results.acked.max(1) as f64,
     );
     eprintln!(

@@ -308,11 +308,16 @@ async fn post_move(
         Err(err) => Some(err.to_string()),
     };
     let mut results = run.results.borrow_mut();
-    results.connects += http.connects - connects;
+    let opened = http.connects - connects;
+    results.connects += opened;
     match refused {
         None => {
             results.acked += 1;
-            results.ack.push(micros(sent.elapsed()));
+            let ack = micros(sent.elapsed());
+            results.ack.push(ack);
+            if opened > 0 {
+                results.ack_new_connection.push(ack);
+            }
             room.acked.borrow_mut().push((ply, mv.to_owned()));
             true
         }

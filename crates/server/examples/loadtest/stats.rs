@@ -24,6 +24,8 @@ pub(crate) struct Results {
     pub(crate) client_cpu: f64,
     /// POST sent -> 2xx answer read.
     pub(crate) ack: Vec<u32>,
+    /// The acks of the moves whose POST opened a new connection (also in `ack`).
+    pub(crate) ack_new_connection: Vec<u32>,
     /// POST sent -> the move's event read by the opponent's socket.
     pub(crate) opponent: Vec<u32>,
     /// POST sent -> the move's event read by each spectator's socket.
@@ -40,6 +42,7 @@ impl Results {
         self.connects += other.connects;
         self.client_cpu += other.client_cpu;
         self.ack.extend(other.ack);
+        self.ack_new_connection.extend(other.ack_new_connection);
         self.opponent.extend(other.opponent);
         self.spectators.extend(other.spectators);
     }
