@@ -258,7 +258,7 @@ fn print_row(options: &Options, results: &mut Results, cpu: Option<(f64, f64)>, 
         results.client_cpu * 1e3 / results.acked.max(1) as f64,
     );
     eprintln!(
-        "| store | players | rooms | spectators | think | refetch | moves/s | ack p50 / p99 / max (ms) | to opponent | to spectators | server CPU per move | peak RSS | lost |"
+        "| store | players | rooms | spectators | think | refetch | moves/s | acknowledgement p50 / p99 / max (ms) | delivery to the opponent | delivery to spectators | server CPU per move | peak RSS | moves lost |"
     );
     eprintln!("|---|---:|---:|---:|---|---|---:|---|---|---|---:|---:|---:|");
     println!(
