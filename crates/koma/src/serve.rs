@@ -164,9 +164,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let state = server::AppState::start(store, Arc::new(computer), config)
         .await
         .context("cannot recover rooms")?;
-    let listener = tokio::net::TcpListener::bind(args.bind)
-        .await
-        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let listener =
+        server::listen(args.bind).with_context(|| format!("cannot listen on {}", args.bind))?;
     tracing::info!(address = %listener.local_addr()?, "koma serves");
     server::serve(listener, state, shutdown_signal())
         .await

@@ -31,6 +31,31 @@ use tower::ServiceExt;
 
 use crate::Config;
 
+/// How many connections the kernel queues before they are accepted (the
+/// kernel caps it at `net.core.somaxconn`). Tokio's `TcpListener::bind` asks
+/// for 128, as the standard library does: a burst of more connections than
+/// that (every page reconnecting after a restart, a busy moment on a loaded
+/// machine) overflows the queue, the kernel drops the surplus SYNs and the
+/// clients send them again only after 1, 3, 7 ... seconds.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with a queue for bursts of connections ([`LISTEN_BACKLOG`]).
+///
+/// # Errors
+/// The address cannot be bound (in use, not local, no permission). Call it
+/// inside a tokio runtime, which the listener registers with.
+pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server may bind at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// The connection limits, from [`Config`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {

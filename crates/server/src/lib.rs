@@ -12,7 +12,7 @@
 //! use std::sync::Arc;
 //! let store = store::open("sqlite://koma.sqlite").await?;
 //! let state = server::AppState::start(store, Arc::new(server::FirstLegalMove), server::Config::default()).await?;
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let listener = server::listen("127.0.0.1:8080".parse()?)?;
 //! server::serve(listener, state, async { let _ = tokio::signal::ctrl_c().await; }).await?;
 //! # Ok(()) }
 //! ```
@@ -61,6 +61,7 @@ use tower_http::trace::TraceLayer;
 pub use computer::{
     Computer, ComputerPlayer, EnginePlayer, Evaluation, FirstLegalMove, Score, Thinking,
 };
+pub use connections::listen;
 pub use error::{ApiError, ErrorBody};
 pub use event::{EventJson, EventKindJson};
 pub use lobby::{Lobby, LobbyView, OpenRoom};
