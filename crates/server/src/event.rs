@@ -372,6 +372,20 @@ mod tests {
     }
 
     #[test]
+    fn what_only_live_events_carry_is_dropped_when_read_back() {
+        let game = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
+        let live = serde_json::json!({"seq": 3, "at": 10, "type": "move", "ply": 1,
+            "side": "first", "move": "7g7f", "computer": false,
+            "notation": {"japanese": "▲７六歩", "western": "P-7f"},
+            "after": {"position": "whatever the sender says"}});
+        let read: EventJson = serde_json::from_value(live).unwrap();
+        assert_eq!((read.notation.clone(), read.after.clone()), (None, None));
+        let stored = serde_json::to_value(&read).unwrap();
+        assert!(stored.get("notation").is_none() && stored.get("after").is_none());
+        assert_eq!(read.into_event(&game).unwrap().seq, 3);
+    }
+
+    #[test]
     fn an_end_that_the_moves_do_not_give_is_refused() {
         let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
         let err = stored_outcome(&game, "first", "checkmate").unwrap_err();
