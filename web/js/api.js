@@ -163,7 +163,7 @@ export class ReconnectingSocket {
 
 /**
  * The events of a room: each batch (the frames that arrive together) is
- * handed over at once, so the page refetches the room once per batch.
+ * handed over at once, so the page draws once per batch.
  */
 export class RoomSocket {
   /**

@@ -1,7 +1,9 @@
 // A room: play or watch one game. The server's room JSON is the truth (legal
-// moves, clocks, seats); the page refetches it after every batch of events
-// from the room WebSocket and draws it. Opening an invitation takes the free
-// seat unless this device already holds one of the room's seats.
+// moves, clocks, seats): the page fetches it once, then applies the events of
+// the room WebSocket to it (each carries what it changed) and draws it. It
+// fetches the room again only on a gap in the events and when the socket
+// reopens. Opening an invitation takes the free seat unless this device
+// already holds one of the room's seats.
 //
 // This is the page's controller: `room/state.js` holds what the page knows,
 // `room/socket.js` feeds it from the socket, and the views under `room/` draw
@@ -55,8 +57,6 @@ class RoomPage {
     this.reviewPly = null;
     /** @type {unknown} the last refusal or failure shown in `[data-error]`, null for none */
     this.error = null;
-    /** Refetches answer in order; an older answer arriving late is dropped. */
-    this.fetchSerial = 0;
     /** @type {RoomLayout | null} */
     this.slots = null;
     /** @type {PlayBoard | null} */
@@ -74,6 +74,10 @@ class RoomPage {
     /** @type {number | undefined} */
     this.ticker = undefined;
     this.stopped = false;
+    /** Whether the socket has been open once: opening again means events may have been missed. */
+    this.opened = false;
+    /** Whether a fetch of the room is under way. */
+    this.fetching = false;
   }
 
   async start() {
@@ -102,15 +106,15 @@ class RoomPage {
     this.state = state;
     this.build();
     this.socket = connectRoom(state, {
-      onEvents: (fresh) => this.onEvents(fresh),
+      onEvents: (fresh, change) => this.onEvents(fresh, change),
       onPresence: () => this.onPresence(),
       onSeatLost: () => this.render(),
       onConnection: (connection) => {
         // The status says whether the page is connected; the seats, whether anyone's connection is known.
         this.render();
-        // This device's own seat now shows as connected; after a drop, clocks
-        // and seats may also have changed without an event.
-        if (connection === "online") this.refresh();
+        // After a drop, clocks and seats may have changed without an event.
+        if (connection === "online" && this.opened) this.refresh();
+        if (connection === "online") this.opened = true;
       },
     });
     this.ticker = window.setInterval(() => this.tick(), 200);
@@ -138,9 +142,18 @@ class RoomPage {
     }
   }
 
-  /** @param {RoomEvent[]} fresh */
-  async onEvents(fresh) {
-    await this.refresh();
+  /**
+   * Draws what a batch of events changed, or fetches the room when the batch
+   * could not be applied; then announces the fresh events.
+   * @param {RoomEvent[]} fresh
+   * @param {{ newGame: boolean, moved: boolean, stale: boolean }} change
+   */
+  async onEvents(fresh, change) {
+    if (change.stale) {
+      await this.refresh();
+    } else {
+      this.redraw(change);
+    }
     const state = this.state;
     if (!state) return;
     for (const event of fresh) {
@@ -151,6 +164,20 @@ class RoomPage {
     if (sound) playSound(sound);
   }
 
+  /**
+   * Draws the room after it changed.
+   * @param {{ newGame: boolean, moved: boolean }} change
+   */
+  redraw({ newGame, moved }) {
+    if (moved) this.play?.forget();
+    if (newGame) {
+      this.reviewPly = null;
+      this.build();
+    } else {
+      this.render();
+    }
+  }
+
   onPresence() {
     const { state, slots } = this;
     if (!state || !slots) return;
@@ -159,23 +186,22 @@ class RoomPage {
     this.tick();
   }
 
+  /** Fetches the room (one fetch at a time; a stale room fetches again) and draws it. */
   async refresh() {
     const state = this.state;
-    if (!state) return;
-    const serial = ++this.fetchSerial;
+    if (!state || this.fetching) return;
+    this.fetching = true;
     try {
+      const held = state.room.last_seq;
       const room = await getRoom(this.id);
-      if (serial !== this.fetchSerial) return;
-      const { newGame, moved } = state.setRoom(room);
-      if (moved) this.play?.forget();
-      if (newGame) {
-        this.reviewPly = null;
-        this.build();
-      } else {
-        this.render();
-      }
+      this.fetching = false;
+      if (this.stopped) return;
+      this.redraw(state.setRoom(room));
+      // Events that came during the fetch, beyond it and past a gap: once more.
+      if (state.isStale() && state.room.last_seq > held) await this.refresh();
     } catch {
       // The socket's next batch (or reconnection) fetches again.
+      this.fetching = false;
     }
   }
 
@@ -203,9 +229,10 @@ class RoomPage {
       endLabel: t("moves.live"),
     });
     const rename = state.seat
-      ? renameForm(state, async (error) => {
+      ? renameForm(state, (error) => {
+        // The `renamed` event brings the new name.
         this.error = error;
-        await this.refresh();
+        this.render();
       })
       : null;
     renderShare(slots.share, state, rename);
@@ -312,8 +339,8 @@ class RoomPage {
     } catch (err) {
       this.error = err;
     }
-    // The socket brings the event too; this keeps the page right while it reconnects.
-    await this.refresh();
+    // The socket brings the change; while it reconnects, its reopening fetches the room.
+    this.render();
   }
 
   stop() {

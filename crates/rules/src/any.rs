@@ -283,6 +283,14 @@ impl AnyGame {
         }
     }
 
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<AnyMove> {
+        match self {
+            AnyGame::Shogi(game) => game.moves().last().copied().map(AnyMove::Shogi),
+            AnyGame::Xiangqi(game) => game.moves().last().copied().map(AnyMove::Xiangqi),
+        }
+    }
+
     /// Reads a move of this game (USI or ICCS) without judging it.
     ///
     /// # Errors

@@ -806,7 +806,7 @@ async fn events(
                 frame = connection.next() => frame?,
                 () = crate::stopped(shutdown.clone()) => return None,
             };
-            let line = Bytes::from(format!("{}\n", frame.json));
+            let line = Bytes::from(format!("{}\n", frame.json.as_str()));
             Some((Ok::<_, Infallible>(line), Some(connection)))
         }
     });

@@ -4,12 +4,15 @@
 
 use std::sync::Arc;
 
+use axum::extract::ws::Utf8Bytes;
+
 use rules::{AnyGame, EndReason, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::openapi::SideName;
-use crate::room::{Event, EventKind, Phrase, Winner};
+use crate::records::MoveNotation;
+use crate::room::{AfterView, Event, EventKind, Phrase, Winner};
 
 /// One event as JSON: `{"seq": 7, "at": 1700000000000, "type": "move", ...}`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, ToSchema)]
@@ -22,6 +25,24 @@ pub struct EventJson {
     /// What happened.
     #[serde(flatten)]
     pub kind: EventKindJson,
+    /// A move as players write it: sent live with a `move` (never stored).
+    #[serde(
+        default,
+        deserialize_with = "live_only",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = MoveNotation, required = false)]
+    pub notation: Option<MoveNotation>,
+    /// What the room shows after the event: sent live with every event, so
+    /// that a page applies the event without fetching the room; absent from
+    /// events read back from the store (never stored).
+    #[serde(
+        default,
+        deserialize_with = "live_only",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = AfterView, required = false)]
+    pub after: Option<AfterView>,
 }
 
 /// What happened, by `type`.
@@ -160,6 +181,13 @@ pub enum EventKindJson {
     },
 }
 
+/// Reads past a field that only live events carry: what the store keeps is
+/// the event alone.
+fn live_only<'de, D: serde::Deserializer<'de>, T>(reader: D) -> Result<Option<T>, D::Error> {
+    serde::de::IgnoredAny::deserialize(reader)?;
+    Ok(None)
+}
+
 impl From<&Event> for EventJson {
     fn from(event: &Event) -> EventJson {
         let kind = match event.kind.clone() {
@@ -209,6 +237,8 @@ impl From<&Event> for EventJson {
             seq: event.seq,
             at: event.at,
             kind,
+            notation: None,
+            after: None,
         }
     }
 }
@@ -304,22 +334,24 @@ fn stored_outcome(game: &AnyGame, result: &str, reason: &str) -> Result<Outcome,
     }
 }
 
-/// An event serialised once and shared by every connection that sends it.
+/// An event serialised once and shared by every connection that sends it:
+/// sending it to a socket copies no bytes.
 #[derive(Debug)]
 pub struct Frame {
     /// The event's number.
     pub seq: u64,
     /// The event as one line of JSON.
-    pub json: String,
+    pub json: Utf8Bytes,
 }
 
 impl Frame {
     /// Serialises `event`.
-    pub fn new(event: &Event) -> Arc<Frame> {
+    pub fn new(event: &EventJson) -> Arc<Frame> {
         Arc::new(Frame {
             seq: event.seq,
-            json: serde_json::to_string(&EventJson::from(event))
-                .expect("an event's JSON has only string keys"),
+            json: serde_json::to_string(event)
+                .expect("an event's JSON has only string keys")
+                .into(),
         })
     }
 }
@@ -354,6 +386,20 @@ mod tests {
     }
 
     #[test]
+    fn what_only_live_events_carry_is_dropped_when_read_back() {
+        let game = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
+        let live = serde_json::json!({"seq": 3, "at": 10, "type": "move", "ply": 1,
+            "side": "first", "move": "7g7f", "computer": false,
+            "notation": {"japanese": "▲７六歩", "western": "P-7f"},
+            "after": {"position": "whatever the sender says"}});
+        let read: EventJson = serde_json::from_value(live).unwrap();
+        assert_eq!((read.notation.clone(), read.after.clone()), (None, None));
+        let stored = serde_json::to_value(&read).unwrap();
+        assert!(stored.get("notation").is_none() && stored.get("after").is_none());
+        assert_eq!(read.into_event(&game).unwrap().seq, 3);
+    }
+
+    #[test]
     fn an_end_that_the_moves_do_not_give_is_refused() {
         let game = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
         let err = stored_outcome(&game, "first", "checkmate").unwrap_err();
@@ -375,6 +421,8 @@ mod tests {
             seq: 9,
             at: 0,
             kind: EventKindJson::TakenBack { ply },
+            notation: None,
+            after: None,
         };
         assert_eq!(
             stored(0).into_event(&game).unwrap().kind,

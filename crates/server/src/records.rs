@@ -78,38 +78,105 @@ pub(crate) fn line_notation(
     Some(notation_of(&Record::from_game(&played)).after(usize::from(lead.is_some())))
 }
 
+/// One move as players write it: the entry it adds to each list of a
+/// [`Notation`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum MoveNotation {
+    /// The shogi family.
+    Shogi {
+        /// Japanese move text.
+        japanese: String,
+        /// Western (Hodges) move text.
+        western: String,
+    },
+    /// Xiangqi.
+    Xiangqi {
+        /// WXF move text.
+        wxf: String,
+        /// Chinese move text.
+        chinese: String,
+    },
+}
+
+/// `mv` as players write it, played from `before` after `previous` (the
+/// Japanese `同` names the square the previous move went to).
+pub(crate) fn move_notation(
+    before: &AnyPosition,
+    mv: AnyMove,
+    previous: Option<AnyMove>,
+) -> Option<MoveNotation> {
+    match (before, mv) {
+        (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) => {
+            let previous = match previous {
+                Some(AnyMove::Shogi(last)) => Some(last.to()),
+                _ => None,
+            };
+            Some(MoveNotation::Shogi {
+                japanese: japanese::move_text(pos, mv, previous),
+                western: western::move_text(pos, mv),
+            })
+        }
+        (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => Some(MoveNotation::Xiangqi {
+            wxf: wxf::move_text(pos, mv),
+            chinese: chinese::move_text(pos, mv),
+        }),
+        // A move of the other kind of game has no notation here.
+        _ => None,
+    }
+}
+
 /// The moves of `record` as players write them: Japanese and Western for the
 /// shogi family, WXF and Chinese for xiangqi.
 pub(crate) fn notation_of(record: &Record) -> Notation {
-    let mut japanese_moves = Vec::new();
-    let mut western_moves = Vec::new();
-    let mut wxf_moves = Vec::new();
-    let mut chinese_moves = Vec::new();
+    let mut notation = match record.start() {
+        AnyPosition::Shogi(_) => Notation::Shogi {
+            japanese: Vec::new(),
+            western: Vec::new(),
+        },
+        AnyPosition::Xiangqi(_) => Notation::Xiangqi {
+            wxf: Vec::new(),
+            chinese: Vec::new(),
+        },
+    };
     let mut previous = None;
     for (before, record_move) in record.plies() {
-        match (before, record_move.mv()) {
-            (AnyPosition::Shogi(pos), AnyMove::Shogi(mv)) => {
-                japanese_moves.push(japanese::move_text(&pos, mv, previous));
-                western_moves.push(western::move_text(&pos, mv));
-                previous = Some(mv.to());
+        let mv = record_move.mv();
+        if let Some(text) = move_notation(&before, mv, previous) {
+            notation.push(text);
+        }
+        previous = Some(mv);
+    }
+    notation
+}
+
+impl Notation {
+    /// Adds one move's text to the lists of the same game.
+    fn push(&mut self, text: MoveNotation) {
+        match (self, text) {
+            (
+                Notation::Shogi { japanese, western },
+                MoveNotation::Shogi {
+                    japanese: ja,
+                    western: we,
+                },
+            ) => {
+                japanese.push(ja);
+                western.push(we);
             }
-            (AnyPosition::Xiangqi(pos), AnyMove::Xiangqi(mv)) => {
-                wxf_moves.push(wxf::move_text(&pos, mv));
-                chinese_moves.push(chinese::move_text(&pos, mv));
+            (
+                Notation::Xiangqi { wxf, chinese },
+                MoveNotation::Xiangqi {
+                    wxf: w,
+                    chinese: zh,
+                },
+            ) => {
+                wxf.push(w);
+                chinese.push(zh);
             }
             // A record holds moves of its own game only.
             _ => {}
         }
-    }
-    match record.start() {
-        AnyPosition::Shogi(_) => Notation::Shogi {
-            japanese: japanese_moves,
-            western: western_moves,
-        },
-        AnyPosition::Xiangqi(_) => Notation::Xiangqi {
-            wxf: wxf_moves,
-            chinese: chinese_moves,
-        },
     }
 }
 

@@ -341,7 +341,7 @@ async fn relay(
         let silent_at = heartbeat.silent_at();
         let outgoing = tokio::select! {
             frame = connection.next() => match frame {
-                Some(frame) => Message::Text(Utf8Bytes::from(frame.json.clone())),
+                Some(frame) => Message::Text(frame.json.clone()),
                 // The room's task has stopped: only a shutdown does that.
                 None => {
                     send(&mut sink, shutting_down(), within).await;

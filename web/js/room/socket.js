@@ -1,6 +1,6 @@
 // The room page's WebSocket: `RoomSocket` (api.js) reconnects by itself and
 // hands over the frames; this puts each frame into the room state and tells
-// the page what to redraw.
+// the page what to redraw, or that the room must be fetched (a gap).
 
 import { RoomSocket } from "../api.js";
 
@@ -11,7 +11,8 @@ import { RoomSocket } from "../api.js";
 /**
  * What the page redraws after a frame has been put into the state.
  * @typedef {object} RoomSocketHandlers
- * @property {(fresh: RoomEvent[]) => void} onEvents a batch arrived; `fresh` are the events newer than the page
+ * @property {(fresh: RoomEvent[], change: { newGame: boolean, moved: boolean, stale: boolean }) => void} onEvents
+ *   a batch was applied; `fresh` are the events newer than the page, `stale` says the room must be fetched
  * @property {() => void} onPresence who is connected changed
  * @property {() => void} onSeatLost the stored seat token is not this room's
  * @property {(connection: Connection) => void} onConnection the socket opened or dropped
@@ -27,8 +28,9 @@ import { RoomSocket } from "../api.js";
 export function connectRoom(state, handlers) {
   return new RoomSocket(state.room.id, state.seat?.token ?? null, 0, {
     onEvents: (events) => {
-      const fresh = state.applyEvents(events, Date.now());
-      if (fresh.length > 0) handlers.onEvents(fresh);
+      const { fresh, newGame, moved } = state.applyEvents(events, Date.now());
+      const stale = state.isStale();
+      if (fresh.length > 0 || stale) handlers.onEvents(fresh, { newGame, moved, stale });
     },
     onWelcome: (seats) => {
       if (state.confirmSeat(seats)) handlers.onSeatLost();

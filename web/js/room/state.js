@@ -1,13 +1,16 @@
-// What the room page knows of its room: the latest room JSON with the latest
-// presence frame put in, the away countdowns and quick-chat phrases the
-// events tell of, this device's seat, whether it flipped the board, and the
-// socket's connection. No DOM: the controller feeds it (the fetched room, the
-// socket's frames) and the views read it.
+// What the room page knows of its room: the room JSON as fetched once and
+// kept up to date by the socket's events, with the latest presence frame put
+// in, the away countdowns and quick-chat phrases the events tell of, this
+// device's seat, whether it flipped the board, and the socket's connection.
+// No DOM: the controller feeds it (the fetched room, the socket's frames) and
+// the views read it.
 //
-// An event batch changes only the away countdowns and the quick-chat lines
-// here; the controller then refetches the whole room and hands it to `setRoom`. `applyEvent` is the
-// place where an event will change the room itself once events carry what
-// changed.
+// Every live event carries `after`, what the room shows after it, and a move
+// its notation: `applyEvents` puts them into the room, in `seq` order. An
+// event the page cannot apply (a gap in `seq`, or an old event read back
+// from the store, which has no `after`) waits in `pending` and marks the
+// room stale: the controller fetches the room once and `setRoom` applies
+// what waited on top of it.
 
 import { parsePosition } from "../position.js";
 
@@ -24,6 +27,9 @@ import { parsePosition } from "../position.js";
 
 /** How many quick-chat phrases the page keeps. */
 const CHAT_LINES = 6;
+
+/** How many events wait for a refetch at most; the fetched room holds the ones dropped. */
+const PENDING_EVENTS = 64;
 
 /** Both seat names, in order. */
 const SEAT_NAMES = /** @type {const} */ (["first", "second"]);
@@ -59,26 +65,47 @@ export class RoomState {
     this.flipped = false;
     /** @type {{ seat: SeatName, phrase: Phrase }[]} the quick-chat phrases heard on this page, oldest first */
     this.chat = [];
+    /** @type {RoomEvent[]} events newer than `room` that cannot be applied yet, in `seq` order */
+    this.pending = [];
+  }
+
+  /** @returns {boolean} whether events wait that only a fetched room lets the page apply */
+  isStale() {
+    return this.pending.length > 0;
   }
 
   /**
-   * Takes a freshly fetched room JSON.
+   * Takes a freshly fetched room JSON, unless the page already holds a newer
+   * one, then applies the events that waited for it.
    * @param {Room} room
    * @returns {{ newGame: boolean, moved: boolean }} whether a new game began, and whether the move count changed
    */
   setRoom(room) {
-    const newGame = room.game !== this.room.game;
-    const moved = room.moves.length !== this.room.moves.length;
-    this.room = room;
-    this.fetchedAt = performance.now();
-    // The room sends a presence frame after every change, in order, so a
-    // fetched room is newer than the latest frame only while the next frame
-    // is on its way: every fetched room gets the latest frame too.
-    if (this.presence) this.putPresence(this.presence);
-    for (const name of SEAT_NAMES) {
-      if (!room.seats[name]?.away) delete this.awayUntil[name];
+    const before = this.room;
+    if (room.last_seq >= before.last_seq) {
+      this.room = room;
+      this.fetchedAt = performance.now();
+      // The room sends a presence frame after every change, in order, so a
+      // fetched room is newer than the latest frame only while the next frame
+      // is on its way: every fetched room gets the latest frame too.
+      if (this.presence) this.putPresence(this.presence);
     }
-    return { newGame, moved };
+    this.applyPending();
+    for (const name of SEAT_NAMES) {
+      if (!this.room.seats[name]?.away) delete this.awayUntil[name];
+    }
+    return this.changeSince(before);
+  }
+
+  /**
+   * @param {Room} before the room as it was
+   * @returns {{ newGame: boolean, moved: boolean }} what changed since
+   */
+  changeSince(before) {
+    return {
+      newGame: this.room.game !== before.game,
+      moved: this.room.moves.length !== before.moves.length || this.room.position !== before.position,
+    };
   }
 
   /**
@@ -111,23 +138,78 @@ export class RoomState {
   }
 
   /**
-   * Applies a batch of events from the socket.
+   * Applies a batch of events from the socket: to the room, and to the away
+   * countdowns and the quick chat.
    * @param {RoomEvent[]} events
    * @param {number} now Date.now() when the batch arrived
-   * @returns {RoomEvent[]} the fresh ones (newer than the room first fetched)
+   * @returns {{ fresh: RoomEvent[], newGame: boolean, moved: boolean }} the fresh events (newer than
+   *   the room first fetched), and what they changed
    */
   applyEvents(events, now) {
-    return events.filter((event) => this.applyEvent(event, now));
+    const before = this.room;
+    const fresh = events.filter((event) => this.noteEvent(event, now));
+    for (const event of events) {
+      if (event.seq > this.room.last_seq && !this.pending.some((waiting) => waiting.seq === event.seq)) {
+        this.pending.push(event);
+      }
+    }
+    this.pending.sort((a, b) => a.seq - b.seq);
+    this.pending = this.pending.slice(-PENDING_EVENTS);
+    this.applyPending();
+    return { fresh, ...this.changeSince(before) };
   }
 
   /**
-   * Applies one event; today only the away countdowns and the quick chat
-   * (the room comes from the refetch that follows a batch).
+   * Applies the waiting events that follow the room without a gap and carry
+   * what they changed; forgets the ones the room already holds.
+   */
+  applyPending() {
+    this.pending = this.pending.filter((event) => event.seq > this.room.last_seq);
+    while (this.pending.length > 0) {
+      const next = this.pending[0];
+      if (next.seq !== this.room.last_seq + 1 || !next.after) return;
+      this.pending.shift();
+      this.applyChange(next);
+    }
+  }
+
+  /**
+   * Puts what one event changed into the room: its moves (the event extends
+   * or cuts the list) and everything else from `after`.
+   * @param {RoomEvent} event the event following the room's last, with `after`
+   */
+  applyChange(event) {
+    const { after } = event;
+    if (!after) return;
+    const room = this.room;
+    /** @type {Record<string, string[]>} */
+    const lists = { ...room.notation };
+    let moves = room.moves;
+    if (event.type === "move") {
+      moves = [...moves, event.move];
+      /** @type {Record<string, string>} */
+      const texts = /** @type {any} */ (event.notation ?? {});
+      for (const format of Object.keys(lists)) lists[format] = [...lists[format], texts[format] ?? event.move];
+    } else if (event.type === "taken_back") {
+      moves = moves.slice(0, event.ply);
+      for (const format of Object.keys(lists)) lists[format] = lists[format].slice(0, event.ply);
+    } else if (event.type === "new_game") {
+      moves = [];
+      for (const format of Object.keys(lists)) lists[format] = [];
+    }
+    this.room = { ...room, ...after, moves, notation: /** @type {any} */ (lists), last_seq: event.seq };
+    this.fetchedAt = performance.now();
+    if (this.presence) this.putPresence(this.presence);
+  }
+
+  /**
+   * Notes what one event means besides the room: the away countdowns and
+   * the quick chat.
    * @param {RoomEvent} event
    * @param {number} now
    * @returns {boolean} whether the event is fresh
    */
-  applyEvent(event, now) {
+  noteEvent(event, now) {
     const fresh = event.seq > this.quietUntil;
     if (event.type === "away") {
       // Old events count from when they happened, new ones from now.

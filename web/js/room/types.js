@@ -153,10 +153,41 @@
  */
 
 /**
- * What every numbered event carries.
+ * One move as players write it: the entry it adds to each list of `Notation`.
+ * @typedef {{ japanese: string, western: string } | { wxf: string, chinese: string }} MoveNotation
+ */
+
+/**
+ * What the room shows after an event: the fields of `Room` an event can
+ * change, besides `moves`, `notation` (the event extends or cuts them) and
+ * `spectators` (presence frames).
+ * @typedef {object} After
+ * @property {Status} status
+ * @property {string} position
+ * @property {string[]} legal_moves
+ * @property {Side} side_to_move
+ * @property {boolean} in_check
+ * @property {{ first: number, second: number } | null} impasse_points
+ * @property {Result} result
+ * @property {Clocks | null} clocks
+ * @property {Seats} seats
+ * @property {Side | null} draw_offer
+ * @property {Side | null} draw_declined
+ * @property {SeatName | null} rematch_offer
+ * @property {SeatName | null} takeback_offer
+ * @property {SeatName | null} analysis_offer
+ * @property {boolean} analysable
+ * @property {number} game
+ */
+
+/**
+ * What every numbered event carries. Sent live, an event carries `after`
+ * (and a move its `notation`); read back from the store, neither.
  * @typedef {object} EventBase
  * @property {number} seq 1, 2, 3 ... in the room
  * @property {number} at when it happened, unix milliseconds
+ * @property {MoveNotation} [notation] a live move as players write it
+ * @property {After} [after] what the room shows after a live event
  */
 
 /**

@@ -30,8 +30,8 @@ pub use self::core::{
 pub use self::event::{Event, EventKind};
 pub use self::phrase::Phrase;
 pub use self::view::{
-    ActReply, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView, ResultView,
-    RoomView, SeatPresence, SeatView, Winner,
+    ActReply, AfterView, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView,
+    ResultView, RoomView, SeatPresence, SeatView, Winner,
 };
 use crate::computer::Computer;
 use crate::error::ApiError;
@@ -320,7 +320,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
                     &mut recent,
                     Arc::new(Frame {
                         seq: event.seq,
-                        json: record.data,
+                        json: record.data.into(),
                     }),
                 );
                 Ok::<_, ApiError>(event)
@@ -458,23 +458,28 @@ impl RoomTask {
         if events.is_empty() {
             return Ok(events);
         }
-        let frames: Vec<Arc<Frame>> = events.iter().map(Frame::new).collect();
+        let stored: Vec<EventJson> = events.iter().map(EventJson::from).collect();
         let records: Vec<EventRecord> = events
             .iter()
-            .zip(&frames)
-            .map(|(event, frame)| EventRecord {
+            .zip(&stored)
+            .map(|(event, json)| EventRecord {
                 seq: i64::try_from(event.seq).unwrap_or(i64::MAX),
                 at: event.at,
                 kind: event.kind.name().to_owned(),
-                data: frame.json.clone(),
+                data: serde_json::to_string(json).expect("an event's JSON has only string keys"),
             })
             .collect();
         self.context
             .store
             .append_events(self.id(), &records, seat.as_ref())
             .await?;
-        for (event, frame) in events.iter().zip(frames) {
+        for (event, mut json) in events.iter().zip(stored) {
+            json.notation = self.room.notation_of(&event.kind);
             self.room.apply(event);
+            // What the event left the room showing goes with it, so that no
+            // page fetches the room to learn it.
+            json.after = Some(self.room.after_view(&self.connections, now_ms()));
+            let frame = Frame::new(&json);
             // The lobby hears of a change before any client does, so a client
             // that reads the lobby after an event finds it there.
             if changes_summary(&event.kind) {
@@ -773,7 +778,7 @@ impl RoomTask {
             .map(|record| {
                 Arc::new(Frame {
                     seq: u64::try_from(record.seq).unwrap_or(0),
-                    json: record.data,
+                    json: record.data.into(),
                 })
             })
             .collect())

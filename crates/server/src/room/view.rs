@@ -6,10 +6,11 @@ use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
 use super::core::{Mode, Presence, Room, RoomStatus};
+use super::event::EventKind;
 use super::phrase::Phrase;
 use crate::lobby::Summary;
 use crate::openapi::{ModeName, SideName, StatusName, VariantName};
-use crate::records::{self, Notation};
+use crate::records::{self, MoveNotation, Notation};
 use crate::room_settings::SettingsView;
 
 /// A value for each side (or seat): `{"first": ..., "second": ...}`.
@@ -110,6 +111,56 @@ pub struct RoomView {
     pub game: u32,
     /// The number of the last event.
     pub last_seq: u64,
+}
+
+/// What the room shows after an event, sent with the event on the room's
+/// WebSocket so that a page applies it instead of fetching the room: the
+/// fields of the room JSON an event can change, besides the move list (the
+/// event itself extends or cuts it) and the spectators (presence frames).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = After)]
+pub struct AfterView {
+    /// Where the game stands.
+    #[schema(value_type = StatusName)]
+    pub status: RoomStatus,
+    /// The current position (SFEN/FEN).
+    pub position: String,
+    /// The legal moves now (none once the game is over).
+    pub legal_moves: Vec<String>,
+    /// Who moves.
+    #[schema(value_type = SideName)]
+    pub side_to_move: Side,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Each side's impasse points in shogi and annan; `null` in minishogi and xiangqi.
+    #[schema(required = true)]
+    pub impasse_points: Option<PerSide<u32>>,
+    /// How the game ended (nulls while it goes on).
+    pub result: ResultView,
+    /// The clocks as the event left them, `null` in a room without one.
+    #[schema(required = true)]
+    pub clocks: Option<ClocksView>,
+    /// Who holds each seat (`null` while free).
+    pub seats: PerSide<Option<SeatView>>,
+    /// The side that offered a draw.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub draw_offer: Option<Side>,
+    /// The side that declined a draw since the last move.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub draw_declined: Option<Side>,
+    /// The seat that asked for a rematch.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub rematch_offer: Option<Side>,
+    /// The seat that asked to take back a move.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub takeback_offer: Option<Side>,
+    /// The seat that asked to analyse the game while it is played.
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub analysis_offer: Option<Side>,
+    /// Whether the game may be analysed now.
+    pub analysable: bool,
+    /// The game's number in the room.
+    pub game: u32,
 }
 
 /// A game's result: `first`, `second` or `draw`.
@@ -309,17 +360,61 @@ impl Room {
     pub fn view(&self, connections: &Connections, now: i64) -> RoomView {
         let game = self.game();
         let setup = self.setup();
+        let AfterView {
+            status,
+            position,
+            legal_moves,
+            side_to_move,
+            in_check,
+            impasse_points,
+            result,
+            clocks,
+            seats,
+            draw_offer,
+            draw_declined,
+            rematch_offer,
+            takeback_offer,
+            analysis_offer,
+            analysable,
+            game: number,
+        } = self.after_view(connections, now);
         RoomView {
             id: setup.id.clone(),
             variant: setup.variant,
             mode: setup.mode,
             level: setup.level,
             settings: SettingsView::from(&setup.settings),
-            status: self.status(),
+            status,
             start: game.start_text(),
-            position: game.position_text(),
+            position,
             moves: game.moves_text(),
             notation: records::notation_of(&notation::Record::from_game(game)),
+            legal_moves,
+            side_to_move,
+            in_check,
+            impasse_points,
+            result,
+            clocks,
+            seats,
+            draw_offer,
+            draw_declined,
+            rematch_offer,
+            takeback_offer,
+            analysis_offer,
+            analysable,
+            spectators: connections.spectators,
+            game: number,
+            last_seq: self.last_seq(),
+        }
+    }
+
+    /// What the room shows at `now` besides its moves, its fixed setup and
+    /// its spectators: what an event sends along.
+    pub fn after_view(&self, connections: &Connections, now: i64) -> AfterView {
+        let game = self.game();
+        AfterView {
+            status: self.status(),
+            position: game.position_text(),
             legal_moves: game.legal_moves_text(),
             side_to_move: game.side_to_move(),
             in_check: game.is_check(),
@@ -335,10 +430,18 @@ impl Room {
             takeback_offer: self.takeback_offer(),
             analysis_offer: self.analysis_offer(),
             analysable: self.analysable(),
-            spectators: connections.spectators,
             game: self.game_number(),
-            last_seq: self.last_seq(),
         }
+    }
+
+    /// How `kind` writes for people, read before it is applied: a move's
+    /// notation needs the position it is played from.
+    pub fn notation_of(&self, kind: &EventKind) -> Option<MoveNotation> {
+        let EventKind::Move { mv, .. } = kind else {
+            return None;
+        };
+        let game = self.game();
+        records::move_notation(&game.position(), *mv, game.last_move())
     }
 
     /// How the game ended.
