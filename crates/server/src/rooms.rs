@@ -106,6 +106,35 @@ impl Rooms {
         Ok((id, handle))
     }
 
+    /// The live rooms' ids and handles, as they are now.
+    pub(crate) async fn live(&self) -> Vec<(String, RoomHandle)> {
+        let live = self.live.lock().await;
+        live.iter()
+            .map(|(id, handle)| (id.clone(), handle.clone()))
+            .collect()
+    }
+
+    /// Stops the room's task `handle` reaches (another node took the room)
+    /// and forgets it, unless the room was started again since.
+    pub(crate) async fn stop(&self, id: &str, handle: &RoomHandle) {
+        let mut live = self.live.lock().await;
+        if live.get(id).is_some_and(|live| live.same_task(handle)) {
+            live.remove(id);
+        }
+        handle.lost();
+    }
+
+    /// Waits until every room's task stopped (after the shutdown signal),
+    /// five seconds at most.
+    pub(crate) async fn stopped(&self) {
+        for _ in 0..50 {
+            if self.live.lock().await.values().all(RoomHandle::is_closed) {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// Starts every room whose game was not over when the server stopped.
     /// Returns how many.
     ///

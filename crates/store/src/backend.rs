@@ -572,12 +572,15 @@ macro_rules! store_impl {
 
             async fn orphaned_rooms(&self, now: i64, limit: i64) -> Result<Vec<String>> {
                 // A room without a lease is left a minute to its creator,
-                // which takes the lease as it starts the room.
+                // which takes the lease as it starts the room. Lapsed leases
+                // come first (a node just died), in random order, so nodes
+                // looking at once take different rooms and a room that
+                // cannot be loaded does not hide the others.
                 Ok(sqlx::query_scalar(
                     "SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id \
                      WHERE r.finished = 0 AND (l.expires_at <= $1 \
                         OR (l.room_id IS NULL AND r.created_at < $1 - 60000)) \
-                     ORDER BY r.created_at, r.id LIMIT $2",
+                     ORDER BY l.room_id IS NULL, random() LIMIT $2",
                 )
                 .bind(now)
                 .bind(limit)

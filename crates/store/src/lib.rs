@@ -288,8 +288,9 @@ pub trait Store: Send + Sync + 'static {
     /// Database failures.
     async fn owner(&self, room_id: &str) -> Result<Option<Owner>>;
 
-    /// Up to `limit` unfinished rooms whose lease lapsed before `now`, or
-    /// that no node ever held: the rooms nobody plays.
+    /// Up to `limit` unfinished rooms whose lease lapsed at `now`, or that no
+    /// node held within a minute of their creation: the rooms nobody plays.
+    /// Lapsed leases first, otherwise in random order.
     ///
     /// # Errors
     /// Database failures.
