@@ -481,12 +481,14 @@ macro_rules! store_impl {
 
             async fn heartbeat(&self, node: &NodeRecord) -> Result<()> {
                 sqlx::query(
-                    "INSERT INTO nodes (id, url, heartbeat) VALUES ($1, $2, $3) \
-                     ON CONFLICT (id) DO UPDATE SET url = excluded.url, heartbeat = excluded.heartbeat",
+                    "INSERT INTO nodes (id, url, heartbeat, lobby) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (id) DO UPDATE SET url = excluded.url, \
+                     heartbeat = excluded.heartbeat, lobby = excluded.lobby",
                 )
                 .bind(&node.id)
                 .bind(&node.url)
                 .bind(node.heartbeat)
+                .bind(&node.lobby)
                 .execute(&self.pool)
                 .await?;
                 Ok(())
@@ -502,7 +504,7 @@ macro_rules! store_impl {
 
             async fn nodes(&self, since: i64) -> Result<Vec<NodeRecord>> {
                 Ok(sqlx::query_as(
-                    "SELECT id, url, heartbeat FROM nodes WHERE heartbeat >= $1 ORDER BY id",
+                    "SELECT id, url, heartbeat, lobby FROM nodes WHERE heartbeat >= $1 ORDER BY id",
                 )
                 .bind(since)
                 .fetch_all(&self.pool)

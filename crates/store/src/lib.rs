@@ -236,7 +236,8 @@ pub trait Store: Send + Sync + 'static {
     /// (PostgreSQL), so that rooms need leases; an SQLite file has one server.
     fn shared(&self) -> bool;
 
-    /// Registers a node or says it is still alive (its heartbeat).
+    /// Registers a node or says it is still alive (its heartbeat), with the
+    /// lobby of the rooms it plays.
     ///
     /// # Errors
     /// Database failures.

@@ -163,6 +163,8 @@ pub struct NodeRecord {
     pub url: String,
     /// When it last said it is alive, in unix milliseconds.
     pub heartbeat: i64,
+    /// The lobby of the rooms it plays, as the server's JSON text.
+    pub lobby: String,
 }
 
 /// A node's right to play a room until `expires_at`: who owns the room.

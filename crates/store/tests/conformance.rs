@@ -444,6 +444,7 @@ async fn nodes(store: &dyn Store) {
         id: id.to_owned(),
         url: url.to_owned(),
         heartbeat,
+        lobby: format!("{{\"of\": \"{url}\"}}"),
     };
     store.heartbeat(&node(&a, "http://a", now)).await.unwrap();
     store
@@ -473,6 +474,7 @@ async fn leases_and_fencing(store: &dyn Store) {
             id: a.clone(),
             url: "http://a:1".to_owned(),
             heartbeat: now,
+            lobby: String::new(),
         })
         .await
         .unwrap();

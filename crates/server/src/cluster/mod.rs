@@ -29,11 +29,12 @@ use crate::rooms::Rooms;
 /// over this long after its last renewal (plus one [`TAKEOVER_POLL`]).
 const LEASE_MS: i64 = 10_000;
 
-/// How often a node renews its leases and says it is alive: three renewals
+/// How often a node renews its leases: three renewals
 /// fit in a lease, so one slow round trip to the database loses nothing.
 const RENEW_EVERY: Duration = Duration::from_secs(3);
 
-/// How often a node looks for rooms nobody plays.
+/// How often a node says it is alive (with its lobby) and looks for rooms
+/// nobody plays.
 const TAKEOVER_POLL: Duration = Duration::from_secs(1);
 
 /// The most rooms one look takes over, so that the rooms of a crashed node
@@ -90,7 +91,7 @@ impl Node {
                 owners: Mutex::default(),
             }),
         };
-        node.heartbeat().await?;
+        node.heartbeat(String::new()).await?;
         Ok(node)
     }
 
@@ -167,8 +168,9 @@ impl Node {
                 .any(|peer| ids::same_secret(peer, id))
     }
 
-    /// Says the node is alive and learns which other nodes are.
-    async fn heartbeat(&self) -> Result<(), ApiError> {
+    /// Says the node is alive, with the lobby of its rooms (JSON), and
+    /// learns which other nodes are; returns them.
+    async fn heartbeat(&self, lobby: String) -> Result<Vec<NodeRecord>, ApiError> {
         let store = &self.inner.store;
         let now = now_ms();
         store
@@ -176,16 +178,34 @@ impl Node {
                 id: self.id().to_owned(),
                 url: self.inner.url.clone(),
                 heartbeat: now,
+                lobby,
             })
             .await?;
-        let alive = store.nodes(now - 3 * LEASE_MS).await?;
+        // A node that missed a lease's worth of heartbeats is gone.
+        let alive = store.nodes(now - LEASE_MS).await?;
         *self
             .inner
             .peers
             .lock()
             .unwrap_or_else(PoisonError::into_inner) =
-            alive.into_iter().map(|node| node.id).collect();
-        Ok(())
+            alive.iter().map(|node| node.id.clone()).collect();
+        Ok(alive)
+    }
+
+    /// Shares this node's lobby and takes the other nodes'.
+    async fn share_lobby(&self, rooms: &Rooms) {
+        let lobby = &rooms.context().lobby;
+        let own = serde_json::to_string(&lobby.own_view()).unwrap_or_default();
+        match self.heartbeat(own).await {
+            Ok(alive) => lobby.set_others(
+                alive
+                    .into_iter()
+                    .filter(|node| node.id != self.id())
+                    .filter_map(|node| serde_json::from_str(&node.lobby).ok())
+                    .collect(),
+            ),
+            Err(err) => tracing::warn!(%err, "heartbeat not stored"),
+        }
     }
 
     /// Starts the node's loop: heartbeats and renewals, takeovers, and at
@@ -207,6 +227,7 @@ impl Node {
             tokio::select! {
                 _ = renew.tick() => self.renew(&rooms).await,
                 _ = takeover.tick() => {
+                    self.share_lobby(&rooms).await;
                     self.take_over(&rooms).await;
                 }
                 () = crate::stopped(shutdown.clone()) => break,
@@ -218,9 +239,6 @@ impl Node {
     /// Renews the node's leases; the rooms whose lease another node took
     /// (this one paused too long) stop here.
     async fn renew(&self, rooms: &Rooms) {
-        if let Err(err) = self.heartbeat().await {
-            tracing::warn!(%err, "heartbeat not stored");
-        }
         // Taken before renewing: a room started after this holds its lease.
         let live = rooms.live().await;
         match self

@@ -1,10 +1,11 @@
--- A cluster of nodes on one database: the nodes alive, and which node plays
--- each room (its lease). `fence` grows each time a room changes hands, so a
+-- A cluster of nodes on one database: the nodes alive (with the lobby of the
+-- rooms each plays, as JSON), and which node plays each room (its lease). `fence` grows each time a room changes hands, so a
 -- node that lost a room can no longer store its events.
 CREATE TABLE nodes (
     id        TEXT PRIMARY KEY,
     url       TEXT NOT NULL,
-    heartbeat BIGINT NOT NULL
+    heartbeat BIGINT NOT NULL,
+    lobby     TEXT NOT NULL DEFAULT ''
 );
 
 CREATE TABLE leases (
