@@ -1,9 +1,10 @@
 //! A cluster of three `koma serve` nodes on one PostgreSQL database (the one
 //! `TEST_DATABASE_URL` names; without it the test is skipped): games played
-//! through different nodes, the cluster's lobby, a spectator on a third, two moves for one seat
-//! at the same instant on two nodes, a node killed with SIGKILL mid-game (its
-//! rooms taken over with every acknowledged move and the clocks running on)
-//! and a node stopped with SIGTERM (its rooms handed over at once).
+//! through different nodes, the cluster's lobby, a spectator on a third, two
+//! moves for one seat at the same instant on two nodes, a node killed with
+//! SIGKILL mid-game (its rooms taken over with every acknowledged move, the
+//! clocks running on and the computer playing on) and a node stopped with
+//! SIGTERM (its rooms handed over at once).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -146,6 +147,19 @@ fn room(creator: u16, joiner: u16, settings: Value) -> (String, String, String) 
     (id, first, second)
 }
 
+/// Waits until the room's game has `plies` moves (the computer answered).
+fn plies_reach(port: u16, id: &str, plies: usize) {
+    let started = Instant::now();
+    loop {
+        let (view, _) = until_served(port, "GET", &format!("/api/v1/rooms/{id}"), None, None);
+        if view["moves"].as_array().unwrap().len() >= plies {
+            return;
+        }
+        assert!(started.elapsed() < Duration::from_secs(15), "{view}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// The event numbers a spectator's socket receives until `last`.
 fn numbered_frames(
     socket: &mut tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
@@ -183,6 +197,25 @@ fn three_nodes_play_rooms_through_each_other_and_survive_sigkill_and_sigterm() {
     let (id, first, second) = room(a.port, b.port, json!({"time_per_move": 600}));
     // A room on A with a clock, to fail over later.
     let (clocked, clocked_first, _) = room(a.port, c.port, json!({"time_per_move": 60}));
+    // A game against the computer on A, which has answered the first move.
+    let computer = must(
+        a.port,
+        "POST",
+        "/api/v1/rooms",
+        None,
+        Some(json!({"variant": "shogi", "mode": "computer", "level": 1})),
+    );
+    let computer_room = computer["id"].as_str().unwrap().to_owned();
+    let computer_token = computer["token"].as_str().unwrap().to_owned();
+    let computer_moves = format!("/api/v1/rooms/{computer_room}/moves");
+    must(
+        c.port,
+        "POST",
+        &computer_moves,
+        Some(&computer_token),
+        Some(json!({"move": "7g7f"})),
+    );
+    plies_reach(c.port, &computer_room, 2);
     // One whose second player's time runs out while A is down.
     let (timed, timed_first, _) = room(a.port, c.port, json!({"time_per_move": 3}));
     must(
@@ -335,6 +368,16 @@ fn three_nodes_play_rooms_through_each_other_and_survive_sigkill_and_sigterm() {
         assert!(started.elapsed() < Duration::from_secs(5), "{view}");
         std::thread::sleep(Duration::from_millis(100));
     }
+
+    // The computer plays its seat on the room's new owner.
+    until_served(
+        c.port,
+        "POST",
+        &computer_moves,
+        Some(&computer_token),
+        Some(json!({"move": "2g2f"})),
+    );
+    plies_reach(c.port, &computer_room, 4);
 
     // SIGTERM hands B's rooms over at once, well before a lease lapses.
     drop(spectator);
