@@ -539,7 +539,7 @@ macro_rules! store_impl {
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
                 Ok(sqlx::query_as(
-                    "UPDATE leases SET expires_at = $2 WHERE node = $1 \
+                    "UPDATE leases SET expires_at = $2 WHERE node = $1 AND expires_at > 0 \
                      RETURNING room_id, node, fence, expires_at",
                 )
                 .bind(node)

@@ -270,7 +270,8 @@ pub trait Store: Send + Sync + 'static {
         expires_at: i64,
     ) -> Result<Option<Lease>>;
 
-    /// Extends to `expires_at` every lease `node` holds; returns them.
+    /// Extends to `expires_at` every lease `node` holds and did not
+    /// release; returns them. An `expires_at` of 0 releases them all.
     ///
     /// # Errors
     /// Database failures.

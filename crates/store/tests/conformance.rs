@@ -581,6 +581,15 @@ async fn leases_and_fencing(store: &dyn Store) {
         now + 30_000
     );
     store.release_lease(&taken).await.unwrap();
+    // A released lease is not renewed.
+    assert!(
+        store
+            .renew_leases(&b, now + 50_000)
+            .await
+            .unwrap()
+            .iter()
+            .all(|l| l.room_id != id)
+    );
     assert!(
         store
             .orphaned_rooms(now, i64::MAX)

@@ -156,6 +156,13 @@ impl Node {
         owners.insert(room_id.to_owned(), (url.to_owned(), Instant::now()));
     }
 
+    /// Lets go of a room's lease (its task stopped here).
+    pub(crate) async fn release(&self, lease: &Lease) {
+        if let Err(err) = self.inner.store.release_lease(lease).await {
+            tracing::warn!(room = %lease.room_id, %err, "lease not released: it lapses by itself");
+        }
+    }
+
     /// Whether `id` is a live node of the cluster (this one included).
     pub(crate) fn is_peer(&self, id: &str) -> bool {
         ids::same_secret(id, self.id())

@@ -412,6 +412,11 @@ impl RoomTask {
         }
         // The registry starts the room again from the store when it is asked for.
         self.context.lobby.remove(self.id());
+        // In a cluster, any node may start it then: this one keeps no lease
+        // for a room it no longer plays.
+        if let (Some(node), Some(lease), false) = (&self.context.node, &self.lease, self.lost) {
+            node.release(lease).await;
+        }
     }
 
     fn id(&self) -> &str {
