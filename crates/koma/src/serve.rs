@@ -45,6 +45,11 @@ pub(crate) struct ServeArgs {
     /// The site's public address for invitation links (default: the request's Host).
     #[arg(long, env = "KOMA_PUBLIC_URL")]
     public_url: Option<String>,
+    /// With a PostgreSQL database shared by several nodes: the address at
+    /// which the other nodes reach this one (`http://HOST:PORT`), to pass it
+    /// the requests for the rooms it plays.
+    #[arg(long, env = "KOMA_NODE_URL", value_parser = parse_node_url)]
+    node_url: Option<String>,
     /// The largest request body or WebSocket message, in bytes.
     #[arg(long, env = "KOMA_MAX_MESSAGE_BYTES", default_value_t = 16 * 1024)]
     max_message_bytes: usize,
@@ -77,6 +82,20 @@ pub(crate) struct ServeArgs {
     /// filter such as `server=debug,info`.
     #[arg(long, env = "KOMA_LOG", default_value = "info")]
     log: String,
+}
+
+/// A node URL: `http://HOST:PORT`, what the other nodes connect to.
+fn parse_node_url(text: &str) -> Result<String, String> {
+    let authority = text
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("'{text}' is not http://HOST:PORT"))?
+        .trim_end_matches('/');
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(format!("http://{authority}"))
+        }
+        _ => Err(format!("'{text}' is not http://HOST:PORT")),
+    }
 }
 
 /// A database URL, never printed (it may hold a password).
@@ -155,6 +174,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         idle_room_timeout: Duration::from_secs(args.idle_room_timeout),
         waiting_room_ttl: Duration::from_secs(args.waiting_room_ttl),
         public_url: args.public_url.clone(),
+        node_url: args.node_url.clone(),
         engine_threads: args
             .engine_threads
             .map_or(defaults.engine_threads, usize::from),

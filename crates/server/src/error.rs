@@ -71,6 +71,13 @@ pub enum ApiError {
     /// The server is shutting down.
     #[error("the server is shutting down")]
     ShuttingDown,
+    /// Another node of the cluster plays the room; it is reached at this URL.
+    #[error("the room is played by the node at {0}")]
+    Elsewhere(String),
+    /// The room is passing from one node of the cluster to another (its
+    /// owner stopped or cannot be reached): a moment later it is played again.
+    #[error("the room is moving to another node: try again in a moment")]
+    RoomMoving,
     /// The database failed (the message says why, so it names no `source`).
     #[error("store: {0}")]
     Store(StoreError),
@@ -131,6 +138,9 @@ impl ApiError {
             ApiError::TooLarge => "too-large",
             ApiError::TooMany(_) => "too-many",
             ApiError::ShuttingDown => "shutting-down",
+            ApiError::Elsewhere(_) | ApiError::RoomMoving | ApiError::Store(StoreError::Fenced) => {
+                "room-moving"
+            }
             ApiError::Store(_) | ApiError::Stored(_) => "internal",
         }
     }
@@ -160,7 +170,10 @@ impl ApiError {
             ApiError::BadRequest(_) | ApiError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ShuttingDown
+            | ApiError::Elsewhere(_)
+            | ApiError::RoomMoving
+            | ApiError::Store(StoreError::Fenced) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(_) | ApiError::Stored(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

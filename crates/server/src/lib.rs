@@ -24,6 +24,7 @@
 
 mod analysis;
 mod api;
+mod cluster;
 mod computer;
 mod connections;
 mod error;
@@ -58,6 +59,7 @@ use tokio::sync::watch;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use cluster::Node;
 pub use computer::{
     Computer, ComputerPlayer, EnginePlayer, Evaluation, FirstLegalMove, Score, Thinking,
 };
@@ -113,6 +115,9 @@ pub struct Config {
     /// The site's public address for invitation links (`https://koma.example`);
     /// by default, taken from the request's `Host`.
     pub public_url: Option<String>,
+    /// Where the other nodes of a cluster reach this one (`http://HOST:PORT`),
+    /// when the database is shared; without it, they cannot forward to it.
+    pub node_url: Option<String>,
 }
 
 impl Default for Config {
@@ -135,6 +140,7 @@ impl Default for Config {
             waiting_room_ttl: Duration::from_secs(3600),
             engine_threads: std::thread::available_parallelism().map_or(1, usize::from),
             public_url: None,
+            node_url: None,
         }
     }
 }
@@ -155,6 +161,8 @@ pub struct AppState {
     frame_limits: Arc<rate::FrameLimits>,
     /// The analyses running and recently ended.
     analyses: analysis::Analyses,
+    /// This node of the cluster, when the database is shared.
+    node: Option<cluster::Node>,
 }
 
 impl AppState {
@@ -172,15 +180,30 @@ impl AppState {
         let config = Arc::new(config);
         let computer = Computer::new(computer, config.engine_threads);
         let analyses = analysis::Analyses::new(computer.clone(), store.clone());
+        // On a shared database rooms are leased, and the nodes take over the
+        // rooms nobody plays instead of starting every unfinished room.
+        let node = if store.shared() {
+            Some(cluster::Node::join(store.clone(), config.node_url.clone()).await?)
+        } else {
+            None
+        };
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
             computer,
             config: config.clone(),
             lobby: Lobby::default(),
-            shutdown: signal,
+            shutdown: signal.clone(),
+            node: node.clone(),
         });
-        let recovered = rooms.recover().await?;
-        tracing::info!(recovered, "unfinished rooms to load in the background");
+        let recovered = match &node {
+            Some(node) => {
+                let taken = node.recover(&rooms).await;
+                node.start(rooms.clone(), signal);
+                taken
+            }
+            None => rooms.recover().await?,
+        };
+        tracing::info!(recovered, "unfinished rooms to load");
         Ok(AppState {
             store,
             rooms,
@@ -189,6 +212,7 @@ impl AppState {
             sockets: connections::Live::default(),
             frame_limits,
             analyses,
+            node,
         })
     }
 
@@ -202,11 +226,13 @@ impl AppState {
 /// `/assets/...`) and `/healthz`.
 pub fn router(state: AppState) -> Router {
     let limit = state.config.max_message_bytes;
+    let to_owner = axum::middleware::from_fn_with_state(state.clone(), cluster::forward::to_owner);
     Router::new()
         .nest("/api/v1", api::routes())
         .merge(web::routes())
         .route("/healthz", get(|| async { "ok" }))
         .with_state(state)
+        .layer(to_owner)
         .layer(DefaultBodyLimit::max(limit))
         // A response (not a stream or socket, which answer at once) within 15 s.
         .layer(TimeoutLayer::with_status_code(
@@ -242,6 +268,7 @@ pub async fn serve(
     let signal = state.shutdown.clone();
     let stopping = state.shutdown_signal();
     let sockets = state.sockets.clone();
+    let node = state.node.clone();
     let limits = connections::Limits::new(&state.config);
     tokio::spawn(async move {
         shutdown.await;
@@ -251,6 +278,9 @@ pub async fn serve(
     let app = router(state);
     connections::accept(listener, app, limits, stopping).await;
     sockets.none_left().await;
+    if let Some(node) = node {
+        node.left().await;
+    }
     Ok(())
 }
 

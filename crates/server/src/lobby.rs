@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::watch;
 use utoipa::ToSchema;
@@ -31,11 +31,16 @@ pub struct Summary {
     pub players: Vec<Option<String>>,
 }
 
+/// The most open rooms the lobby lists.
+const OPEN_ROOMS: usize = 200;
+
 /// The summaries of all live rooms, and a signal that fires when one changes.
 #[derive(Clone, Debug)]
 pub struct Lobby {
     rooms: Arc<Mutex<HashMap<String, Summary>>>,
     changed: Arc<watch::Sender<u64>>,
+    /// The lobbies of the other nodes of a cluster, as they last said.
+    others: Arc<Mutex<Vec<LobbyView>>>,
 }
 
 impl Default for Lobby {
@@ -43,6 +48,7 @@ impl Default for Lobby {
         Lobby {
             rooms: Arc::default(),
             changed: Arc::new(watch::channel(0).0),
+            others: Arc::default(),
         }
     }
 }
@@ -79,7 +85,47 @@ impl Lobby {
 
     /// The lobby: open online rooms waiting for a player, newest first,
     /// and the counts of rooms waiting and games being played.
+    /// The lobby of every room of the cluster: this node's rooms with the
+    /// other nodes' as they last said (a second ago at most).
     pub fn view(&self) -> LobbyView {
+        let mut view = self.own_view();
+        let others = self
+            .others
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if others.is_empty() {
+            return view;
+        }
+        for other in others.iter() {
+            view.waiting += other.waiting;
+            view.playing += other.playing;
+            view.rooms.extend(other.rooms.iter().cloned());
+        }
+        drop(others);
+        view.rooms.sort_by(|a, b| {
+            b.created_at
+                .cmp(&a.created_at)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        view.rooms.truncate(OPEN_ROOMS);
+        view
+    }
+
+    /// Takes the other nodes' lobbies; the lobby's sockets hear of a change.
+    pub(crate) fn set_others(&self, views: Vec<LobbyView>) {
+        let mut others = self
+            .others
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *others != views {
+            *others = views;
+            drop(others);
+            self.changed.send_modify(|version| *version += 1);
+        }
+    }
+
+    /// The lobby of this node's rooms alone, what it tells the other nodes.
+    pub(crate) fn own_view(&self) -> LobbyView {
         let rooms = self
             .rooms
             .lock()
@@ -97,7 +143,7 @@ impl Lobby {
         });
         let open = open
             .into_iter()
-            .take(200)
+            .take(OPEN_ROOMS)
             .map(|room| OpenRoom {
                 id: room.id.clone(),
                 variant: room.variant.clone(),
@@ -115,7 +161,7 @@ impl Lobby {
 }
 
 /// The lobby of `GET /lobby` and the lobby WebSocket.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize, ToSchema)]
 #[schema(as = Lobby)]
 pub struct LobbyView {
     /// Open online rooms waiting for a player, newest first (at most 200).
@@ -127,7 +173,7 @@ pub struct LobbyView {
 }
 
 /// An open room in the lobby.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize, ToSchema)]
 pub struct OpenRoom {
     /// The room id.
     pub id: String,

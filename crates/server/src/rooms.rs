@@ -97,11 +97,7 @@ impl Rooms {
         if !ids::is_id(id) {
             return Err(ApiError::RoomNotFound(id.to_owned()));
         }
-        let slot = self
-            .slots
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .slot(id);
+        let slot = self.lock_slots().slot(id);
         // Held while the room loads, so that a room never gets two tasks.
         let mut held = slot.lock().await;
         if let Some(handle) = held.as_ref().filter(|handle| !handle.is_closed()) {
@@ -145,6 +141,54 @@ impl Rooms {
         }
         let handle = self.get(&id).await?;
         Ok((id, handle))
+    }
+
+    /// The live rooms' ids and handles, as they are now (a room loading is
+    /// not live yet).
+    pub(crate) fn live(&self) -> Vec<(String, RoomHandle)> {
+        self.lock_slots()
+            .by_id
+            .iter()
+            .filter_map(|(id, slot)| {
+                let held = slot.try_lock().ok()?;
+                let handle = held.as_ref().filter(|handle| !handle.is_closed())?;
+                Some((id.clone(), handle.clone()))
+            })
+            .collect()
+    }
+
+    /// Stops the room's task `handle` reaches (another node took the room)
+    /// and forgets it, unless the room was started again since.
+    pub(crate) async fn stop(&self, id: &str, handle: &RoomHandle) {
+        let slot = self.lock_slots().by_id.get(id).cloned();
+        if let Some(slot) = slot {
+            let mut held = slot.lock().await;
+            if held.as_ref().is_some_and(|live| live.same_task(handle)) {
+                *held = None;
+            }
+        }
+        handle.lost();
+    }
+
+    /// Waits until every room's task stopped (after the shutdown signal),
+    /// five seconds at most.
+    pub(crate) async fn stopped(&self) {
+        for _ in 0..50 {
+            let all_closed = self.lock_slots().by_id.values().all(|slot| {
+                slot.try_lock()
+                    .is_ok_and(|held| held.as_ref().is_none_or(RoomHandle::is_closed))
+            });
+            if all_closed {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
+    fn lock_slots(&self) -> std::sync::MutexGuard<'_, Slots> {
+        self.slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Starts, in the background, every room whose game was not over when the

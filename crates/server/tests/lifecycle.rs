@@ -51,10 +51,11 @@ async fn restart(url: &str) {
     server.stop().await;
 
     let server = TestServer::start_with(url, Config::default()).await;
-    // The unfinished room is live again: in the lobby counts, clock running afresh.
+    // The unfinished room is live again (loaded in the background, or now
+    // that it is asked for): in the lobby counts, clock running afresh.
+    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     let lobby = server.get("/api/v1/lobby").await;
     assert!(lobby["playing"].as_u64().unwrap() >= 1, "{lobby}");
-    let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(room["moves"], json!(["7g7f", "3c3d"]));
     assert!(room["takeback_offer"].is_null());
     assert_eq!(room["seats"]["first"]["name"], "Ann");

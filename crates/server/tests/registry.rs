@@ -13,8 +13,8 @@ use common::{TestServer, remove_sqlite, sqlite_url};
 use serde_json::json;
 use server::{Config, FirstLegalMove};
 use store::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, Result,
-    RoomRecord, SeatRecord, Store, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, Owner, PlayerCounts, PlayerGame,
+    RatingRecord, Result, RoomRecord, SeatRecord, Store, VariantCounts,
 };
 
 /// A store whose reads of one room wait until the gate opens, counting them.
@@ -67,6 +67,17 @@ impl Store for GatedRoom {
     ) -> Result<()> {
         self.inner.append_events(room_id, events, seat).await
     }
+    async fn append_events_fenced(
+        &self,
+        room_id: &str,
+        events: &[EventRecord],
+        seat: Option<&SeatRecord>,
+        lease: Option<&Lease>,
+    ) -> Result<()> {
+        self.inner
+            .append_events_fenced(room_id, events, seat, lease)
+            .await
+    }
     async fn events(&self, room_id: &str, after: i64) -> Result<Vec<EventRecord>> {
         self.inner.events(room_id, after).await
     }
@@ -102,6 +113,41 @@ impl Store for GatedRoom {
     }
     async fn analysis(&self, room_id: &str, game: i64) -> Result<Option<AnalysisRecord>> {
         self.inner.analysis(room_id, game).await
+    }
+    fn shared(&self) -> bool {
+        self.inner.shared()
+    }
+    async fn heartbeat(&self, node: &NodeRecord) -> Result<()> {
+        self.inner.heartbeat(node).await
+    }
+    async fn remove_node(&self, id: &str) -> Result<()> {
+        self.inner.remove_node(id).await
+    }
+    async fn nodes(&self, since: i64) -> Result<Vec<NodeRecord>> {
+        self.inner.nodes(since).await
+    }
+    async fn acquire_lease(
+        &self,
+        room_id: &str,
+        node: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<Option<Lease>> {
+        self.inner
+            .acquire_lease(room_id, node, now, expires_at)
+            .await
+    }
+    async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
+        self.inner.renew_leases(node, expires_at).await
+    }
+    async fn release_lease(&self, lease: &Lease) -> Result<()> {
+        self.inner.release_lease(lease).await
+    }
+    async fn owner(&self, room_id: &str) -> Result<Option<Owner>> {
+        self.inner.owner(room_id).await
+    }
+    async fn orphaned_rooms(&self, now: i64, limit: i64) -> Result<Vec<String>> {
+        self.inner.orphaned_rooms(now, limit).await
     }
 }
 

@@ -15,8 +15,8 @@ use sqlx::sqlite::{
 
 use crate::group_commit::{Append, GroupCommit, Writer};
 use crate::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, Result,
-    RoomRecord, SeatRecord, Store, StoreError, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, Owner, PlayerCounts, PlayerGame,
+    RatingRecord, Result, RoomRecord, SeatRecord, Store, StoreError, VariantCounts,
 };
 
 /// Opens the database `url` names (`sqlite://PATH` or `postgres://...`) and
@@ -136,15 +136,29 @@ impl PostgresStore {
     }
 }
 
-/// `writer_impl!(Database)`: the group commit's writer over a pool, the
-/// appends in one transaction, each seat before its events.
+/// `writer_impl!(Database, fence_check)`: the group commit's writer over a
+/// pool, the appends in one transaction, each seat before its events, each
+/// fenced append after `fence_check` found its lease still held (the
+/// statement locks the lease row where the database can, so a takeover
+/// waits for this transaction and then sees its events).
 macro_rules! writer_impl {
-    ($database:ty) => {
+    ($database:ty, $fence_check:expr) => {
         #[async_trait]
         impl Writer for sqlx::Pool<$database> {
             async fn write(&self, appends: &[Append]) -> Result<()> {
                 let mut tx = self.begin().await?;
                 for append in appends {
+                    if let Some(lease) = &append.lease {
+                        let held: Option<i64> = sqlx::query_scalar($fence_check)
+                            .bind(&append.room_id)
+                            .bind(&lease.node)
+                            .bind(lease.fence)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        if held.is_none() {
+                            return Err(StoreError::Fenced);
+                        }
+                    }
                     if let Some(seat) = &append.seat {
                         sqlx::query(
                             "INSERT INTO seats (room_id, seat, token, token_hash, player) \
@@ -178,15 +192,22 @@ macro_rules! writer_impl {
     };
 }
 
-writer_impl!(Sqlite);
-writer_impl!(Postgres);
+// SQLite has one writer at a time, so the lease cannot change under the check.
+writer_impl!(
+    Sqlite,
+    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3"
+);
+writer_impl!(
+    Postgres,
+    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE"
+);
 
 /// `store_impl!(Backend, lock)`: `lock` is the statement (or none) run first
 /// in the transaction of [`Store::create_room_within_limit`] so that two of
 /// them for one device (`$1`) never count at the same time. SQLite needs none:
 /// its single writer runs a writing statement's count and insert alone.
 macro_rules! store_impl {
-    ($backend:ty, $device_lock:expr) => {
+    ($backend:ty, $device_lock:expr, $shared:expr) => {
         #[async_trait]
         impl Store for $backend {
             async fn create_room_within_limit(
@@ -258,17 +279,19 @@ macro_rules! store_impl {
                 .await?)
             }
 
-            async fn append_events(
+            async fn append_events_fenced(
                 &self,
                 room_id: &str,
                 events: &[EventRecord],
                 seat: Option<&SeatRecord>,
+                lease: Option<&Lease>,
             ) -> Result<()> {
                 self.appends
                     .append(Append {
                         room_id: room_id.to_owned(),
                         events: events.to_vec(),
                         seat: seat.cloned(),
+                        lease: lease.cloned(),
                     })
                     .await
             }
@@ -451,14 +474,130 @@ macro_rules! store_impl {
                 .fetch_optional(&self.pool)
                 .await?)
             }
+
+            fn shared(&self) -> bool {
+                $shared
+            }
+
+            async fn heartbeat(&self, node: &NodeRecord) -> Result<()> {
+                sqlx::query(
+                    "INSERT INTO nodes (id, url, heartbeat, lobby) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (id) DO UPDATE SET url = excluded.url, \
+                     heartbeat = excluded.heartbeat, lobby = excluded.lobby",
+                )
+                .bind(&node.id)
+                .bind(&node.url)
+                .bind(node.heartbeat)
+                .bind(&node.lobby)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn remove_node(&self, id: &str) -> Result<()> {
+                sqlx::query("DELETE FROM nodes WHERE id = $1")
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn nodes(&self, since: i64) -> Result<Vec<NodeRecord>> {
+                Ok(sqlx::query_as(
+                    "SELECT id, url, heartbeat, lobby FROM nodes WHERE heartbeat >= $1 ORDER BY id",
+                )
+                .bind(since)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn acquire_lease(
+                &self,
+                room_id: &str,
+                node: &str,
+                now: i64,
+                expires_at: i64,
+            ) -> Result<Option<Lease>> {
+                // The upsert locks the row: of two nodes asking at once, the
+                // second sees the first's lease and gets nothing.
+                Ok(sqlx::query_as(
+                    "INSERT INTO leases (room_id, node, fence, expires_at) VALUES ($1, $2, 1, $4) \
+                     ON CONFLICT (room_id) DO UPDATE SET \
+                     fence = CASE WHEN leases.node = excluded.node THEN leases.fence \
+                        ELSE leases.fence + 1 END, \
+                     node = excluded.node, expires_at = excluded.expires_at \
+                     WHERE leases.node = excluded.node OR leases.expires_at <= $3 \
+                     RETURNING room_id, node, fence, expires_at",
+                )
+                .bind(room_id)
+                .bind(node)
+                .bind(now)
+                .bind(expires_at)
+                .fetch_optional(&self.pool)
+                .await?)
+            }
+
+            async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
+                Ok(sqlx::query_as(
+                    "UPDATE leases SET expires_at = $2 WHERE node = $1 AND expires_at > 0 \
+                     RETURNING room_id, node, fence, expires_at",
+                )
+                .bind(node)
+                .bind(expires_at)
+                .fetch_all(&self.pool)
+                .await?)
+            }
+
+            async fn release_lease(&self, lease: &Lease) -> Result<()> {
+                // The row stays, so the next holder's fence is higher.
+                sqlx::query(
+                    "UPDATE leases SET expires_at = 0 \
+                     WHERE room_id = $1 AND node = $2 AND fence = $3",
+                )
+                .bind(&lease.room_id)
+                .bind(&lease.node)
+                .bind(lease.fence)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn owner(&self, room_id: &str) -> Result<Option<Owner>> {
+                Ok(sqlx::query_as(
+                    "SELECT l.node, COALESCE(n.url, '') AS url, l.fence, l.expires_at \
+                     FROM leases l LEFT JOIN nodes n ON n.id = l.node WHERE l.room_id = $1",
+                )
+                .bind(room_id)
+                .fetch_optional(&self.pool)
+                .await?)
+            }
+
+            async fn orphaned_rooms(&self, now: i64, limit: i64) -> Result<Vec<String>> {
+                // A room without a lease is left a minute to its creator,
+                // which takes the lease as it starts the room. Lapsed leases
+                // come first (a node just died), in random order, so nodes
+                // looking at once take different rooms and a room that
+                // cannot be loaded does not hide the others.
+                Ok(sqlx::query_scalar(
+                    "SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id \
+                     WHERE r.finished = 0 AND (l.expires_at <= $1 \
+                        OR (l.room_id IS NULL AND r.created_at < $1 - 60000)) \
+                     ORDER BY l.room_id IS NULL, random() LIMIT $2",
+                )
+                .bind(now)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?)
+            }
         }
     };
 }
 
-store_impl!(SqliteStore, None);
+store_impl!(SqliteStore, None, false);
 // A transaction-scoped lock per device: the next creation for the device waits
 // until this one commits, then counts it.
 store_impl!(
     PostgresStore,
-    Some("SELECT pg_advisory_xact_lock(hashtext($1))")
+    Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
+    true
 );

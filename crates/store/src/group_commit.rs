@@ -9,15 +9,15 @@
 //! serves a whole batch, and appends never wait on each other for the
 //! database's write lock.
 //!
-//! A batch is all or nothing. When it fails (one append's seat is taken, or
-//! its event number used), each of its appends is written again alone, so
+//! A batch is all or nothing. When it fails (one append's seat is taken, its
+//! event number used, or its lease lost to another node), each of its appends is written again alone, so
 //! every caller gets the outcome of its own append and one bad append never
 //! fails the others.
 
 use async_trait::async_trait;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{EventRecord, Result, SeatRecord, StoreError};
+use crate::{EventRecord, Lease, Result, SeatRecord, StoreError};
 
 /// The most appends written in one transaction.
 const MAX_BATCH: usize = 256;
@@ -31,6 +31,8 @@ pub(crate) struct Append {
     pub(crate) room_id: String,
     pub(crate) events: Vec<EventRecord>,
     pub(crate) seat: Option<SeatRecord>,
+    /// The lease the appender must still hold, when rooms have leases.
+    pub(crate) lease: Option<Lease>,
 }
 
 /// What a backend does for the writer: store appends in one transaction.

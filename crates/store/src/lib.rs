@@ -25,8 +25,8 @@ use async_trait::async_trait;
 
 pub use backend::{PostgresStore, SqliteStore, open};
 pub use records::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerCounts, PlayerGame, RatingRecord, RoomRecord,
-    SeatRecord, VariantCounts,
+    AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, Owner, PlayerCounts, PlayerGame,
+    RatingRecord, RoomRecord, SeatRecord, VariantCounts,
 };
 pub use secret::digest;
 
@@ -39,6 +39,10 @@ pub enum StoreError {
     /// The row exists already (a seat taken, an event number used).
     #[error("already exists")]
     Conflict,
+    /// The lease an append was fenced by is no longer the node's: another
+    /// node took the room, and nothing was stored.
+    #[error("the room's lease passed to another node")]
+    Fenced,
     /// The database URL names no backend this build knows.
     #[error("unknown database URL scheme in '{0}' (expected sqlite:// or postgres://)")]
     UnknownScheme(String),
@@ -132,6 +136,23 @@ pub trait Store: Send + Sync + 'static {
         room_id: &str,
         events: &[EventRecord],
         seat: Option<&SeatRecord>,
+    ) -> Result<()> {
+        self.append_events_fenced(room_id, events, seat, None).await
+    }
+
+    /// [`append_events`](Store::append_events) by the holder of `lease`: in
+    /// the same transaction, the lease must still be the holder's (same node,
+    /// same fencing number), so a node that lost the room stores nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] if the lease passed to another node;
+    /// [`StoreError::Conflict`] if a number or the seat is taken; database failures.
+    async fn append_events_fenced(
+        &self,
+        room_id: &str,
+        events: &[EventRecord],
+        seat: Option<&SeatRecord>,
+        lease: Option<&Lease>,
     ) -> Result<()>;
 
     /// The events of a room numbered above `after`, in order.
@@ -210,4 +231,70 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// Database failures.
     async fn analysis(&self, room_id: &str, game: i64) -> Result<Option<AnalysisRecord>>;
+
+    /// Whether other processes may use this database at the same time
+    /// (PostgreSQL), so that rooms need leases; an SQLite file has one server.
+    fn shared(&self) -> bool;
+
+    /// Registers a node or says it is still alive (its heartbeat), with the
+    /// lobby of the rooms it plays.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn heartbeat(&self, node: &NodeRecord) -> Result<()>;
+
+    /// Forgets a node that stops.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn remove_node(&self, id: &str) -> Result<()>;
+
+    /// The nodes whose heartbeat is at or after `since`, by id.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn nodes(&self, since: i64) -> Result<Vec<NodeRecord>>;
+
+    /// Takes the lease of a room for `node` until `expires_at` when no node
+    /// holds it, its lease lapsed at `now`, or `node` holds it already;
+    /// the fencing number grows when the room changes hands. Returns the
+    /// lease, or `None` when another node holds it.
+    ///
+    /// # Errors
+    /// Database failures (a room that does not exist among them).
+    async fn acquire_lease(
+        &self,
+        room_id: &str,
+        node: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<Option<Lease>>;
+
+    /// Extends to `expires_at` every lease `node` holds and did not
+    /// release; returns them. An `expires_at` of 0 releases them all.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>>;
+
+    /// Lets go of a lease at once (it lapses), if it is still the holder's,
+    /// so another node may take the room without waiting.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn release_lease(&self, lease: &Lease) -> Result<()>;
+
+    /// Who holds a room's lease (lapsed or not), with the node's address.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn owner(&self, room_id: &str) -> Result<Option<Owner>>;
+
+    /// Up to `limit` unfinished rooms whose lease lapsed at `now`, or that no
+    /// node held within a minute of their creation: the rooms nobody plays.
+    /// Lapsed leases first, otherwise in random order.
+    ///
+    /// # Errors
+    /// Database failures.
+    async fn orphaned_rooms(&self, now: i64, limit: i64) -> Result<Vec<String>>;
 }

@@ -153,3 +153,43 @@ pub struct PlayerGame {
     /// That game's end reason (`checkmate`, `resignation` ...).
     pub reason: Option<String>,
 }
+
+/// A node of a cluster, as it last told the database it is alive.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct NodeRecord {
+    /// The node's id, new at each start of the process.
+    pub id: String,
+    /// Where the other nodes reach it (`--node-url`), empty when they cannot.
+    pub url: String,
+    /// When it last said it is alive, in unix milliseconds.
+    pub heartbeat: i64,
+    /// The lobby of the rooms it plays, as the server's JSON text.
+    pub lobby: String,
+}
+
+/// A node's right to play a room until `expires_at`: who owns the room.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct Lease {
+    /// The room.
+    pub room_id: String,
+    /// The node that holds it.
+    pub node: String,
+    /// Grows each time the room changes hands: an append fenced by an older
+    /// number is refused.
+    pub fence: i64,
+    /// When the lease lapses unless renewed, in unix milliseconds.
+    pub expires_at: i64,
+}
+
+/// A room's lease with the address of the node that holds it.
+#[derive(Clone, Debug, Eq, PartialEq, sqlx::FromRow)]
+pub struct Owner {
+    /// The node that holds the lease.
+    pub node: String,
+    /// Its `--node-url`, empty when it gave none or is no longer registered.
+    pub url: String,
+    /// The lease's fencing number.
+    pub fence: i64,
+    /// When the lease lapses unless renewed, in unix milliseconds.
+    pub expires_at: i64,
+}

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use store::{
-    AnalysisRecord, EventRecord, GameRecord, PlayerGame, RatingRecord, RoomRecord, SeatRecord,
-    Store, StoreError,
+    AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, PlayerGame, RatingRecord,
+    RoomRecord, SeatRecord, Store, StoreError,
 };
 
 fn unique(prefix: &str) -> String {
@@ -426,7 +426,250 @@ async fn acknowledged_appends_are_committed(store: Arc<dyn Store>, reader: Arc<d
     }
 }
 
+fn now_ms() -> i64 {
+    i64::try_from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+/// Nodes say they are alive and are listed until they stop.
+async fn nodes(store: &dyn Store) {
+    let (a, b) = (unique("node"), unique("node"));
+    let now = now_ms();
+    let node = |id: &str, url: &str, heartbeat| NodeRecord {
+        id: id.to_owned(),
+        url: url.to_owned(),
+        heartbeat,
+        lobby: format!("{{\"of\": \"{url}\"}}"),
+    };
+    store.heartbeat(&node(&a, "http://a", now)).await.unwrap();
+    store
+        .heartbeat(&node(&b, "http://b", now - 60_000))
+        .await
+        .unwrap();
+    let alive = store.nodes(now - 10_000).await.unwrap();
+    assert!(alive.contains(&node(&a, "http://a", now)), "{alive:?}");
+    assert!(!alive.iter().any(|n| n.id == b), "b's heartbeat is old");
+    store.heartbeat(&node(&b, "http://b2", now)).await.unwrap();
+    let alive = store.nodes(now - 10_000).await.unwrap();
+    assert!(alive.contains(&node(&b, "http://b2", now)), "{alive:?}");
+    store.remove_node(&a).await.unwrap();
+    assert!(!store.nodes(0).await.unwrap().iter().any(|n| n.id == a));
+    store.remove_node(&b).await.unwrap();
+}
+
+/// One node holds a room at a time; a node that lost the room stores nothing.
+async fn leases_and_fencing(store: &dyn Store) {
+    let (a, b) = (unique("node"), unique("node"));
+    let now = now_ms();
+    let id = unique("room");
+    create(store, &room(&id, "d", now)).await.unwrap();
+    assert_eq!(store.owner(&id).await.unwrap(), None);
+    store
+        .heartbeat(&NodeRecord {
+            id: a.clone(),
+            url: "http://a:1".to_owned(),
+            heartbeat: now,
+            lobby: String::new(),
+        })
+        .await
+        .unwrap();
+
+    let held = store
+        .acquire_lease(&id, &a, now, now + 10_000)
+        .await
+        .unwrap()
+        .expect("a free room is taken");
+    assert_eq!(
+        held,
+        Lease {
+            room_id: id.clone(),
+            node: a.clone(),
+            fence: 1,
+            expires_at: now + 10_000
+        }
+    );
+    assert_eq!(
+        store
+            .acquire_lease(&id, &b, now + 5_000, now + 15_000)
+            .await
+            .unwrap(),
+        None,
+        "a held lease is not taken"
+    );
+    // Its holder asks again: the same fence, a later expiry.
+    let again = store
+        .acquire_lease(&id, &a, now + 1, now + 11_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((again.fence, again.expires_at), (1, now + 11_000));
+    let owner = store.owner(&id).await.unwrap().unwrap();
+    assert_eq!(
+        (owner.node.as_str(), owner.url.as_str()),
+        (a.as_str(), "http://a:1")
+    );
+    store
+        .append_events_fenced(&id, &[event(1, "move", "{}")], None, Some(&again))
+        .await
+        .unwrap();
+    assert!(
+        !store
+            .orphaned_rooms(now + 5_000, i64::MAX)
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+
+    // The lease lapses; b takes the room with a higher fence.
+    assert!(
+        store
+            .orphaned_rooms(now + 11_000, i64::MAX)
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+    let taken = store
+        .acquire_lease(&id, &b, now + 11_000, now + 21_000)
+        .await
+        .unwrap()
+        .expect("a lapsed lease is taken");
+    assert_eq!((taken.node.as_str(), taken.fence), (b.as_str(), 2));
+    let owner = store.owner(&id).await.unwrap().unwrap();
+    assert_eq!((owner.node.as_str(), owner.url.as_str()), (b.as_str(), ""));
+    // a no longer stores anything for the room, not even with a seat.
+    let seat = SeatRecord {
+        room_id: id.clone(),
+        seat: "first".to_owned(),
+        token_hash: store::digest("t"),
+        player: "p".to_owned(),
+    };
+    assert!(matches!(
+        store
+            .append_events_fenced(&id, &[event(2, "seated", "{}")], Some(&seat), Some(&again))
+            .await,
+        Err(StoreError::Fenced)
+    ));
+    assert_eq!(store.seats(&id).await.unwrap(), []);
+    store
+        .append_events_fenced(&id, &[event(2, "move", "{}")], None, Some(&taken))
+        .await
+        .unwrap();
+    assert_eq!(store.events(&id, 0).await.unwrap().len(), 2);
+    // Renewing extends only the holder's leases.
+    assert!(
+        store
+            .renew_leases(&a, now + 99_000)
+            .await
+            .unwrap()
+            .iter()
+            .all(|l| l.room_id != id)
+    );
+    let renewed = store.renew_leases(&b, now + 30_000).await.unwrap();
+    assert!(renewed.contains(&Lease {
+        expires_at: now + 30_000,
+        ..taken.clone()
+    }));
+    // A stale release changes nothing; the holder's lets the room go at once.
+    store.release_lease(&again).await.unwrap();
+    assert_eq!(
+        store.owner(&id).await.unwrap().unwrap().expires_at,
+        now + 30_000
+    );
+    store.release_lease(&taken).await.unwrap();
+    // A released lease is not renewed.
+    assert!(
+        store
+            .renew_leases(&b, now + 50_000)
+            .await
+            .unwrap()
+            .iter()
+            .all(|l| l.room_id != id)
+    );
+    assert!(
+        store
+            .orphaned_rooms(now, i64::MAX)
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+    let back = store
+        .acquire_lease(&id, &a, now, now + 10_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((back.node.as_str(), back.fence), (a.as_str(), 3));
+    // A finished room is nobody's to take over.
+    store.set_finished(&id, true).await.unwrap();
+    assert!(
+        !store
+            .orphaned_rooms(now + 99_000, i64::MAX)
+            .await
+            .unwrap()
+            .contains(&id)
+    );
+    store.remove_node(&a).await.unwrap();
+}
+
+/// Nodes racing for a lapsed room: exactly one wins it; a fenced append in
+/// a batch fails alone.
+async fn lease_races(store: Arc<dyn Store>) {
+    let now = now_ms();
+    let id = unique("room");
+    create(&*store, &room(&id, "d", now)).await.unwrap();
+    let racers = (0..8).map(|_| {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move {
+            store
+                .acquire_lease(&id, &unique("node"), now, now + 10_000)
+                .await
+                .unwrap()
+        })
+    });
+    let mut won = Vec::new();
+    for racer in racers.collect::<Vec<_>>() {
+        won.extend(racer.await.unwrap());
+    }
+    assert_eq!(won.len(), 1, "{won:?}");
+    let stale = Lease {
+        fence: won[0].fence - 1,
+        ..won[0].clone()
+    };
+    let others: Vec<String> = (0..10).map(|_| unique("room")).collect();
+    for other in &others {
+        create(&*store, &room(other, "d", now)).await.unwrap();
+    }
+    let appends = others.iter().map(|other| {
+        let (store, other) = (store.clone(), other.clone());
+        tokio::spawn(async move {
+            store
+                .append_events(&other, &[event(1, "move", "{}")], None)
+                .await
+        })
+    });
+    let fenced = {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move {
+            store
+                .append_events_fenced(&id, &[event(1, "move", "{}")], None, Some(&stale))
+                .await
+        })
+    };
+    for append in appends.collect::<Vec<_>>() {
+        append.await.unwrap().unwrap();
+    }
+    assert!(matches!(fenced.await.unwrap(), Err(StoreError::Fenced)));
+    assert_eq!(store.events(&id, 0).await.unwrap(), []);
+}
+
 async fn conformance(store: Arc<dyn Store>, reader: Arc<dyn Store>) {
+    nodes(&*store).await;
+    leases_and_fencing(&*store).await;
+    lease_races(store.clone()).await;
     room_limit_holds_under_concurrency(store.clone()).await;
     concurrent_appends_to_many_rooms(store.clone()).await;
     a_failing_append_fails_alone(store.clone()).await;

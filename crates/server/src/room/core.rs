@@ -11,6 +11,18 @@ use super::clock::Clock;
 use super::event::{Event, EventKind};
 use crate::room_settings::RoomSettings;
 
+/// How a recovered room's clocks go on.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Resume {
+    /// The side to move's turn begins afresh at this time (unix ms): after
+    /// the one server restarted, the time it was down costs nobody.
+    Afresh(i64),
+    /// The turn goes on from its stored start: another node takes over a
+    /// room whose clocks never stopped for the players, so a player whose
+    /// time ran out meanwhile loses on time at the next tick.
+    Running,
+}
+
 /// What the computer needs of an away player's clock once it takes over:
 /// the takeover is stored and sent, then the computer waits its turn for a
 /// search and thinks for half of what the clock leaves (`computer::Computer`).
@@ -337,10 +349,9 @@ impl Room {
         })
     }
 
-    /// The room after its stored log, started at `now` again: each entry is
-    /// read by `read` in the game as it stands before it (a move is read on
-    /// its board), then applied; the side to move's turn begins afresh, so
-    /// the time the room was not running costs nobody.
+    /// The room after its stored log: each entry is read by `read` in the
+    /// game as it stands before it (a move is read on its board), then
+    /// applied; then the clocks resume as `resume` says.
     ///
     /// # Errors
     /// The first error of `read`.
@@ -348,13 +359,15 @@ impl Room {
         mut self,
         log: impl IntoIterator<Item = T>,
         mut read: impl FnMut(&AnyGame, T) -> Result<Event, E>,
-        now: i64,
+        resume: Resume,
     ) -> Result<Room, E> {
         for entry in log {
             let event = read(&self.game, entry)?;
             self.apply(&event);
         }
-        self.clock.start_turn(now);
+        if let Resume::Afresh(now) = resume {
+            self.clock.start_turn(now);
+        }
         Ok(self)
     }
 

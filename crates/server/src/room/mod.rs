@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rules::{AnyGame, AnyMove, Side, Variant};
-use store::{EventRecord, RatingRecord, RoomRecord, SeatRecord, Store};
+use store::{EventRecord, Lease, RatingRecord, RoomRecord, SeatRecord, Store, StoreError};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
@@ -25,7 +25,7 @@ mod view;
 
 pub use self::clock::Clock;
 pub use self::core::{
-    Action, Command, Joiner, Mode, Presence, Refusal, Room, RoomSetup, RoomStatus, Seat,
+    Action, Command, Joiner, Mode, Presence, Refusal, Resume, Room, RoomSetup, RoomStatus, Seat,
 };
 pub use self::event::{Event, EventKind};
 pub use self::phrase::Phrase;
@@ -33,6 +33,7 @@ pub use self::view::{
     ActReply, AfterView, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView,
     ResultView, RoomView, SeatPresence, SeatView, Winner,
 };
+use crate::cluster::Node;
 use crate::computer::Computer;
 use crate::error::ApiError;
 use crate::event::{EventJson, Frame};
@@ -77,6 +78,8 @@ enum Message {
     ComputerMove(u64, Option<AnyMove>),
     /// The computer's answer to the draw offered on that turn.
     ComputerDrawAnswer(u64, bool),
+    /// Another node took the room: the task stops.
+    Lost,
 }
 
 /// A handle to a room's task.
@@ -191,6 +194,17 @@ impl RoomHandle {
         self.inbox.is_closed()
     }
 
+    /// Whether both handles reach the same task.
+    pub(crate) fn same_task(&self, other: &RoomHandle) -> bool {
+        self.inbox.same_channel(&other.inbox)
+    }
+
+    /// Tells the room another node took it (without waiting): it stops.
+    pub(crate) fn lost(&self) {
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move { inbox.send(Message::Lost).await });
+    }
+
     /// Tells the room a connection closed (without waiting).
     pub fn unwatch(&self, seats: Vec<Side>, spectator: bool) {
         if !seats.is_empty() || spectator {
@@ -226,6 +240,8 @@ pub struct RoomContext {
     pub lobby: Lobby,
     /// Turns `true` when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
+    /// This node of the cluster, when rooms are leased (a shared database).
+    pub node: Option<Node>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -252,6 +268,11 @@ struct RoomTask {
     last_activity: Instant,
     inbox: mpsc::Sender<Message>,
     context: RoomContext,
+    /// The lease this node plays the room by, in a cluster: every append is
+    /// fenced by it.
+    lease: Option<Lease>,
+    /// Whether another node took the room: the task stops.
+    lost: bool,
 }
 
 /// What a stored room is.
@@ -295,6 +316,16 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         other => ApiError::Store(other),
     })?;
     let setup = setup_of(&record, &context.config)?;
+    let lease = match &context.node {
+        Some(node) => Some(node.acquire(id).await?),
+        None => None,
+    };
+    // In a cluster the players' clocks never stopped: the room ran on
+    // another node until now. Alone, the time the server was down costs nobody.
+    let resume = match lease {
+        Some(_) => Resume::Running,
+        None => Resume::Afresh(now_ms()),
+    };
     let mut token_hashes = [None, None];
     for seat in store.seats(id).await? {
         let side = seat
@@ -325,7 +356,7 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
                 );
                 Ok::<_, ApiError>(event)
             },
-            now_ms(),
+            resume,
         )?;
     let (inbox, messages) = mpsc::channel(256);
     let connections = Connections::default();
@@ -341,6 +372,8 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         last_activity: Instant::now(),
         inbox: inbox.clone(),
         context,
+        lease,
+        lost: false,
     };
     task.context.lobby.update(task.room.summary());
     tokio::spawn(task.run(messages));
@@ -371,12 +404,21 @@ impl RoomTask {
                 }
                 _ = shutdown.changed() => break,
             }
+            if self.lost {
+                tracing::info!(room = %self.id(), "room taken by another node");
+                break;
+            }
             self.publish_presence();
             self.computer_turn();
             self.computer_draw_answer();
         }
         // The registry starts the room again from the store when it is asked for.
         self.context.lobby.remove(self.id());
+        // In a cluster, any node may start it then: this one keeps no lease
+        // for a room it no longer plays.
+        if let (Some(node), Some(lease), false) = (&self.context.node, &self.lease, self.lost) {
+            node.release(lease).await;
+        }
     }
 
     fn id(&self) -> &str {
@@ -415,6 +457,7 @@ impl RoomTask {
                 let _ = reply.send(self.frames_after(since).await);
             }
             Message::Unwatch(seats, spectator) => self.unwatch(&seats, spectator).await,
+            Message::Lost => self.lost = true,
             Message::ComputerDrawAnswer(turn, accept) => {
                 self.computer_judging_draw = false;
                 match self
@@ -469,10 +512,15 @@ impl RoomTask {
                 data: serde_json::to_string(json).expect("an event's JSON has only string keys"),
             })
             .collect();
-        self.context
+        let appended = self
+            .context
             .store
-            .append_events(self.id(), &records, seat.as_ref())
-            .await?;
+            .append_events_fenced(self.id(), &records, seat.as_ref(), self.lease.as_ref())
+            .await;
+        if let Err(StoreError::Fenced) = appended {
+            self.lost = true;
+        }
+        appended?;
         for (event, mut json) in events.iter().zip(stored) {
             json.notation = self.room.notation_of(&event.kind);
             self.room.apply(event);

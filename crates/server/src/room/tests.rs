@@ -466,7 +466,7 @@ fn the_computer_answers_a_draw_offered_to_it_and_only_that() {
 }
 
 #[test]
-fn recovery_starts_the_side_to_moves_turn_afresh() {
+fn recovery_starts_the_side_to_moves_turn_afresh_or_runs_on() {
     let settings = RoomSettings {
         time_per_move: 30,
         ..RoomSettings::default()
@@ -484,11 +484,30 @@ fn recovery_starts_the_side_to_moves_turn_afresh() {
     all.extend(log);
     let recovered = Room::new(fresh.setup().clone())
         .unwrap()
-        .recover(all, |_, event| Ok::<_, ()>(event), 100_000)
+        .recover(
+            all.clone(),
+            |_, event| Ok::<_, ()>(event),
+            Resume::Afresh(100_000),
+        )
         .unwrap();
     assert_eq!(recovered.game().moves_text(), ["h2e2"]);
     assert_eq!(recovered.clock_deadline(), Some(130_000));
     assert_eq!(live.clock_deadline(), Some(35_000));
+    // Taken over by another node: the turn that began at 5 s runs on, and
+    // the side to move loses on time at the first tick after it ran out.
+    let mut taken_over = Room::new(fresh.setup().clone())
+        .unwrap()
+        .recover(all, |_, event| Ok::<_, ()>(event), Resume::Running)
+        .unwrap();
+    assert_eq!(taken_over.clock_deadline(), live.clock_deadline());
+    let ended = run(&mut taken_over, Command::Tick, 100_000).unwrap();
+    assert!(
+        ended
+            .iter()
+            .any(|event| matches!(event.kind, EventKind::End { .. })),
+        "{ended:?}"
+    );
+    assert_eq!(taken_over.status(), RoomStatus::Finished);
 }
 
 /// Plays a random room: joins, moves (legal, illegal, out of turn), offers,

@@ -1,0 +1,194 @@
+//! Every request for a room reaches the node that plays it.
+//!
+//! A request under `/api/v1/rooms/{id}/...` that arrives at a node which
+//! does not own the room is passed on to the owner's `--node-url`, HTTP and
+//! WebSocket alike (the upgrade is joined end to end), and the owner's answer
+//! comes back unchanged. So one node alone decides everything about a room,
+//! and it sees every socket of the room, wherever it was opened: a player
+//! connected through another node is present, not away.
+//!
+//! The forwarding node names itself in [`NODE_HEADER`] (its id, which only
+//! nodes know) and the client's address in [`CLIENT_HEADER`]; the owner
+//! trusts that address for its per-address limits only when the id is a live
+//! node's. A forwarded request is never forwarded again: when its receiver
+//! is not the owner either (the room is changing hands), it answers
+//! `room-moving` and the client tries again.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::header::UPGRADE;
+use axum::http::{HeaderValue, StatusCode, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+use super::Node;
+use crate::AppState;
+use crate::error::ApiError;
+use crate::ids;
+
+/// The forwarding node's id.
+const NODE_HEADER: &str = "x-koma-node";
+
+/// The client's address as the forwarding node saw it.
+const CLIENT_HEADER: &str = "x-koma-client";
+
+/// How long a node waits to reach another.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The middleware: serves a room's request here when this node plays the
+/// room (taking it when nobody does), else forwards it to the owner.
+pub(crate) async fn to_owner(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let Some(node) = state.node.clone() else {
+        return next.run(request).await;
+    };
+    let forwarded = take_forwarded(&node, &mut request);
+    let Some(id) = room_of(request.uri().path()) else {
+        return next.run(request).await;
+    };
+    if !forwarded && let Some(url) = node.recent_owner(&id) {
+        return forward(&node, &id, &url, request).await;
+    }
+    match state.rooms.get(&id).await {
+        Ok(_) => next.run(request).await,
+        Err(ApiError::Elsewhere(url)) if !forwarded => {
+            node.note_owner(&id, Some(&url));
+            forward(&node, &id, &url, request).await
+        }
+        Err(ApiError::Elsewhere(_)) => ApiError::RoomMoving.into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+/// The room a path names, if it is one of a room's routes.
+fn room_of(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/api/v1/rooms/")?;
+    let id = rest.split('/').next()?;
+    ids::is_id(id).then(|| id.to_owned())
+}
+
+/// Removes the forwarding headers; whether the request came from another
+/// node. A live node's word on the client's address replaces the address
+/// this node sees (the forwarding node's).
+fn take_forwarded(node: &Node, request: &mut Request) -> bool {
+    let headers = request.headers_mut();
+    let from = headers.remove(NODE_HEADER);
+    let client = headers.remove(CLIENT_HEADER);
+    let Some(from) = from else {
+        return false;
+    };
+    let trusted = from.to_str().is_ok_and(|from| node.is_peer(from));
+    let client = client
+        .as_ref()
+        .and_then(|client| client.to_str().ok()?.parse::<SocketAddr>().ok());
+    if let (true, Some(client)) = (trusted, client) {
+        request.extensions_mut().insert(ConnectInfo(client));
+    }
+    true
+}
+
+/// Passes `request` to the node at `url` and its answer back; an owner that
+/// cannot be reached makes the room `room-moving` (it is taken over soon).
+async fn forward(node: &Node, room_id: &str, url: &str, request: Request) -> Response {
+    match pass_on(node, url, request).await {
+        Ok(response) => {
+            if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+                node.note_owner(room_id, None);
+            }
+            response
+        }
+        Err(err) => {
+            node.note_owner(room_id, None);
+            tracing::warn!(node = %url, %err, "owner of a room not reached");
+            ApiError::RoomMoving.into_response()
+        }
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+async fn pass_on(node: &Node, url: &str, mut request: Request) -> Result<Response, BoxError> {
+    let authority = url
+        .strip_prefix("http://")
+        .ok_or("a node URL is http://HOST:PORT")?
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&authority)).await??;
+    stream.set_nodelay(true)?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+    tokio::spawn(async move {
+        if let Err(err) = connection.with_upgrades().await {
+            tracing::debug!(%err, "connection to another node ended");
+        }
+    });
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(client)| *client);
+    let upgrading = request.headers().contains_key(UPGRADE);
+    let client_side = hyper::upgrade::on(&mut request);
+    let (mut parts, body) = request.into_parts();
+    parts.uri = Uri::builder()
+        .path_and_query(parts.uri.path_and_query().map_or("/", |pq| pq.as_str()))
+        .build()?;
+    parts.extensions = axum::http::Extensions::new();
+    parts
+        .headers
+        .insert(NODE_HEADER, HeaderValue::from_str(node.id())?);
+    if let Some(client) = client {
+        parts
+            .headers
+            .insert(CLIENT_HEADER, HeaderValue::from_str(&client.to_string())?);
+    }
+    let mut response = sender
+        .send_request(Request::from_parts(parts, body))
+        .await?;
+    if upgrading && response.status() == StatusCode::SWITCHING_PROTOCOLS {
+        let owner_side = hyper::upgrade::on(&mut response);
+        tokio::spawn(async move {
+            match tokio::join!(client_side, owner_side) {
+                (Ok(client), Ok(owner)) => {
+                    let _ = tokio::io::copy_bidirectional(
+                        &mut TokioIo::new(client),
+                        &mut TokioIo::new(owner),
+                    )
+                    .await;
+                }
+                (Err(err), _) | (_, Err(err)) => {
+                    tracing::debug!(%err, "forwarded WebSocket not joined");
+                }
+            }
+        });
+    }
+    Ok(response.map(Body::new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_rooms_routes_name_a_room() {
+        let id = "0123456789abcdef0123456789abcdef";
+        assert_eq!(room_of(&format!("/api/v1/rooms/{id}")), Some(id.to_owned()));
+        assert_eq!(
+            room_of(&format!("/api/v1/rooms/{id}/ws")),
+            Some(id.to_owned())
+        );
+        assert_eq!(room_of("/api/v1/rooms"), None);
+        assert_eq!(room_of("/api/v1/rooms/"), None);
+        assert_eq!(room_of("/api/v1/rooms/not-an-id/moves"), None);
+        assert_eq!(room_of(&format!("/api/v1/players/{id}")), None);
+    }
+}
