@@ -105,3 +105,28 @@ test("an invitation whose join fails says why and watches", async () => {
   await host.context.close();
   await guest.context.close();
 });
+
+test("a move answered 'room-moving' (a cluster's room changing node) is sent again and lands", async () => {
+  const { context, page, errors } = await newPlayer(browser);
+  const id = await createRoom(page, { variant: "shogi", mode: "local" });
+  const moving = {
+    code: "room-moving",
+    message: "the room is moving to another node: try again in a moment",
+  };
+  let refused = 0;
+  await page.route("**/api/v1/rooms/*/moves", (route) => {
+    if (refused < 2) {
+      refused += 1;
+      return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify(moving) });
+    }
+    return route.fallback();
+  });
+  await page.locator('[data-board] [data-square="7g"]').click();
+  await page.locator('[data-board] [data-square="7f"]').click();
+  await page.locator(`[data-move-list] [data-ply="1"]`).waitFor({ timeout: 10_000 });
+  assert.equal(refused, 2, "two refusals, then the third try went through");
+  assert.deepEqual((await room(id)).moves, ["7g7f"]);
+  assert.equal(await page.locator("[data-error]").isVisible(), false, "no error shown for a retried move");
+  assert.deepEqual(errors, [], "no script errors");
+  await context.close();
+});

@@ -25,13 +25,40 @@ export class ApiError extends Error {
 }
 
 /**
- * One API call; resolves to the JSON answer, rejects with an ApiError.
+ * One API call; resolves to the JSON answer, rejects with an ApiError. A
+ * room that is moving between the nodes of a cluster is asked again.
  * @param {string} method
  * @param {string} path under /api/v1
  * @param {{ token?: string, body?: unknown }} [options]
  * @returns {Promise<any>}
  */
 export async function request(method, path, options = {}) {
+  for (const pause of ROOM_MOVING_PAUSES_MS) {
+    try {
+      return await requestOnce(method, path, options);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "room-moving") throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  return requestOnce(method, path, options);
+}
+
+/**
+ * The pauses before asking again while a room passes from one node of a
+ * cluster to another (503 `room-moving`): nothing was done, and the new
+ * owner plays it within seconds (a lease lapses in ten).
+ */
+const ROOM_MOVING_PAUSES_MS = [500, 1000, 2000, 3000, 4000, 4000];
+
+/**
+ * One API call, as `request` without its retries.
+ * @param {string} method
+ * @param {string} path under /api/v1
+ * @param {{ token?: string, body?: unknown }} options
+ * @returns {Promise<any>}
+ */
+async function requestOnce(method, path, options) {
   /** @type {Record<string, string>} */
   const headers = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

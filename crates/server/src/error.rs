@@ -178,14 +178,19 @@ impl ApiError {
         }
     }
 
-    /// The body: the real message for client errors, a generic one (with the
-    /// detail logged once, here) for server errors.
+    /// The body: the real message for client errors and for a server that
+    /// stops or a room that moves (the client retries), a generic one (with
+    /// the detail logged once, here) for failures.
     pub fn body(&self) -> ErrorBody {
-        let message = if self.status().is_server_error() {
-            tracing::error!(error = %self, "request failed");
-            "internal error".to_owned()
-        } else {
-            self.to_string()
+        let message = match self {
+            ApiError::Elsewhere(_) | ApiError::Store(StoreError::Fenced) => {
+                ApiError::RoomMoving.to_string()
+            }
+            _ if self.status() == StatusCode::INTERNAL_SERVER_ERROR => {
+                tracing::error!(error = %self, "request failed");
+                "internal error".to_owned()
+            }
+            _ => self.to_string(),
         };
         ErrorBody {
             code: self.code(),
@@ -197,5 +202,32 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status(), Json(self.body())).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_moving_room_says_so_and_a_failure_says_nothing_of_itself() {
+        let fenced = ApiError::Store(StoreError::Fenced).body();
+        assert_eq!(fenced.code, "room-moving");
+        assert_eq!(fenced.message, ApiError::RoomMoving.to_string());
+        let elsewhere = ApiError::Elsewhere("http://10.0.0.2:8080".to_owned()).body();
+        assert!(
+            !elsewhere.message.contains("10.0.0.2"),
+            "{}",
+            elsewhere.message
+        );
+        assert_eq!(
+            ApiError::ShuttingDown.body().message,
+            "the server is shutting down"
+        );
+        let failed = ApiError::Stored("bad row 7".to_owned()).body();
+        assert_eq!(
+            (failed.code, failed.message.as_str()),
+            ("internal", "internal error")
+        );
     }
 }
