@@ -2,6 +2,10 @@
 //! `koma serve` as browsers do (see `loadtest/play.rs`), from several client
 //! processes, and prints one Markdown row of `docs/performance.md`'s table.
 //!
+//! URL may list a cluster's nodes, comma-separated (and `--server-pid` their
+//! processes): each page goes to one of them in turn, as a load balancer
+//! would send it, so a room's two players reach different nodes.
+//!
 //! ```text
 //! cargo run --release -p server --example loadtest -- URL --rooms N --think-ms MAX \
 //!     [--watched-every K --spectators S] [--seconds T] [--processes P] \
@@ -136,17 +140,22 @@ impl Options {
         args
     }
 
-    /// The server's address from `http://HOST:PORT`.
-    fn addr(&self) -> Result<SocketAddr, String> {
-        let rest = self
-            .url
-            .strip_prefix("http://")
-            .ok_or_else(|| format!("not an http:// URL: {}", self.url))?;
-        let host = rest.trim_end_matches('/');
-        host.to_socket_addrs()
-            .ok()
-            .and_then(|mut addrs| addrs.next())
-            .ok_or_else(|| format!("cannot resolve {host}"))
+    /// The server's addresses from `http://HOST:PORT[,http://HOST:PORT...]`
+    /// (a cluster's nodes).
+    fn addrs(&self) -> Result<Vec<SocketAddr>, String> {
+        self.url
+            .split(',')
+            .map(|url| {
+                let rest = url
+                    .strip_prefix("http://")
+                    .ok_or_else(|| format!("not an http:// URL: {url}"))?;
+                let host = rest.trim_end_matches('/');
+                host.to_socket_addrs()
+                    .ok()
+                    .and_then(|mut addrs| addrs.next())
+                    .ok_or_else(|| format!("cannot resolve {host}"))
+            })
+            .collect()
     }
 
     fn watched_rooms(&self) -> usize {
@@ -162,15 +171,15 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let addr = match options.addr() {
-        Ok(addr) => addr,
+    let addrs = match options.addrs() {
+        Ok(addrs) => addrs,
         Err(err) => {
             eprintln!("loadtest: {err}");
             std::process::exit(2);
         }
     };
     match options.child {
-        Some(child) => run_child(&options, addr, child),
+        Some(child) => run_child(&options, &addrs, child),
         None => run_parent(&options),
     }
 }
@@ -205,14 +214,17 @@ fn run_parent(options: &Options) {
         options.rooms,
         setup.elapsed().as_secs_f64()
     );
-    let pid = options.server_pid.as_deref();
-    let cpu_before = pid.and_then(stats::cpu_seconds);
+    let pids: Vec<&str> = options
+        .server_pid
+        .as_deref()
+        .map_or_else(Vec::new, |pids| pids.split(',').collect());
+    let cpu_before = sum(&pids, stats::cpu_seconds);
     for child in &mut children {
         let stdin = child.stdin.as_mut().expect("piped");
         let _ = stdin.write_all(b"go\n").and_then(|()| stdin.flush());
     }
     std::thread::sleep(Duration::from_secs(options.seconds));
-    let cpu_after = pid.and_then(stats::cpu_seconds);
+    let cpu_after = sum(&pids, stats::cpu_seconds);
     let mut results = Results::default();
     for output in &mut outputs {
         match read_line(output).map(|line| serde_json::from_str::<Results>(&line)) {
@@ -226,8 +238,17 @@ fn run_parent(options: &Options) {
     for mut child in children {
         let _ = child.wait();
     }
-    let rss = pid.and_then(stats::peak_rss);
+    let rss = sum(&pids, stats::peak_rss);
     print_row(options, &mut results, cpu_before.zip(cpu_after), rss);
+}
+
+/// `read` summed over the server's processes (a cluster's nodes), if every
+/// one could be read.
+fn sum<T: std::iter::Sum>(pids: &[&str], read: impl Fn(&str) -> Option<T>) -> Option<T> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|pid| read(pid)).sum()
 }
 
 fn read_line(output: &mut impl BufRead) -> Option<String> {
@@ -280,7 +301,7 @@ fn print_row(options: &Options, results: &mut Results, cpu: Option<(f64, f64)>, 
 }
 
 /// One child: its share of the rooms on one thread.
-fn run_child(options: &Options, addr: SocketAddr, child: usize) {
+fn run_child(options: &Options, addrs: &[SocketAddr], child: usize) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -289,7 +310,7 @@ fn run_child(options: &Options, addr: SocketAddr, child: usize) {
     local.block_on(&runtime, async {
         let (go_sender, go) = watch::channel(false);
         let plan = Plan {
-            addr,
+            addrs: addrs.to_vec(),
             variant: options.variant,
             think_ms: options.think_ms,
             refetch: options.refetch,
@@ -305,9 +326,9 @@ fn run_child(options: &Options, addr: SocketAddr, child: usize) {
                     0
                 };
                 let (run, setup) = (run.clone(), setup.clone());
-                tokio::task::spawn_local(
-                    async move { play::open_room(&run, spectators, &setup).await },
-                )
+                tokio::task::spawn_local(async move {
+                    play::open_room(&run, index, spectators, &setup).await
+                })
             })
             .collect();
         let mut rooms = Vec::new();
@@ -335,7 +356,7 @@ fn run_child(options: &Options, addr: SocketAddr, child: usize) {
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
         let client_cpu = stats::cpu_seconds("self").unwrap_or_default() - cpu_before;
-        let mut http = Http::new(addr);
+        let mut http = Http::new(addrs[0]);
         let mut lost = 0;
         for room in &rooms {
             lost += play::lost_moves(&run, &mut http, room).await;

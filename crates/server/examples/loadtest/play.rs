@@ -31,7 +31,9 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// What every room of this process shares.
 pub(crate) struct Plan {
-    pub(crate) addr: SocketAddr,
+    /// The server's nodes (one, or a cluster's): each page goes to one, as a
+    /// load balancer would send it.
+    pub(crate) addrs: Vec<SocketAddr>,
     pub(crate) variant: Variant,
     pub(crate) think_ms: u64,
     pub(crate) refetch: bool,
@@ -96,16 +98,26 @@ struct Frame<'a> {
     computer: Option<bool>,
 }
 
-/// Creates a room with its two players and `spectators` watchers, each
-/// socket open and its task running; `None` (the error counted) if a step fails.
+impl Plan {
+    /// The node of the `n`-th page (counting on from the room's number, so
+    /// that in a cluster a room's pages reach different nodes).
+    pub(crate) fn node(&self, n: usize) -> SocketAddr {
+        self.addrs[n % self.addrs.len()]
+    }
+}
+
+/// Creates room number `index` with its two players and `spectators`
+/// watchers, each socket open and its task running; `None` (the error
+/// counted) if a step fails.
 pub(crate) async fn open_room(
     run: &Rc<Run>,
+    index: usize,
     spectators: usize,
     setup: &Semaphore,
 ) -> Option<Rc<Room>> {
     let _permit = setup.acquire().await.ok()?;
     let plan = &run.plan;
-    let mut first = Http::new(plan.addr);
+    let mut first = Http::new(plan.node(index));
     let body = json!({"variant": plan.variant.name(), "mode": "online"}).to_string();
     let created = match first
         .request("POST", "/api/v1/rooms", None, Some(&body))
@@ -128,7 +140,7 @@ pub(crate) async fn open_room(
     let room_path = format!("/api/v1/rooms/{id}");
     // The creator's page loads the room, then opens its socket.
     get(run, &mut first, &room_path).await?;
-    let socket = connect(run, &room, Some(token)).await?;
+    let socket = connect(run, plan.node(index), &room, Some(token)).await?;
     tokio::task::spawn_local(play(
         run.clone(),
         room.clone(),
@@ -139,7 +151,7 @@ pub(crate) async fn open_room(
     ));
 
     // The invited player's page: the room, the seat, the room again, the socket.
-    let mut second = Http::new(plan.addr);
+    let mut second = Http::new(plan.node(index + 1));
     get(run, &mut second, &room_path).await?;
     let join_path = format!("{room_path}/join");
     let joined = match second.request("POST", &join_path, None, Some("{}")).await {
@@ -151,13 +163,14 @@ pub(crate) async fn open_room(
         return failed(run, &format!("join: {joined}"));
     };
     get(run, &mut second, &room_path).await?;
-    let socket = connect(run, &room, Some(token)).await?;
-    for _ in 0..spectators {
+    let socket = connect(run, plan.node(index + 1), &room, Some(token)).await?;
+    for spectator in 0..spectators {
         // A spectator's page loads the room too (here on the second player's
         // connection, to keep the client's ports for the sockets).
         get(run, &mut second, &room_path).await?;
-        let socket = connect(run, &room, None).await?;
-        tokio::task::spawn_local(watch_room(run.clone(), room.clone(), socket));
+        let node = plan.node(index + 2 + spectator);
+        let socket = connect(run, node, &room, None).await?;
+        tokio::task::spawn_local(watch_room(run.clone(), room.clone(), socket, node));
     }
     tokio::task::spawn_local(play(
         run.clone(),
@@ -183,9 +196,9 @@ async fn get(run: &Run, http: &mut Http, path: &str) -> Option<()> {
     }
 }
 
-/// The room's socket from its first event, as the page opens it.
-async fn connect(run: &Run, room: &Room, token: Option<&str>) -> Option<Socket> {
-    let mut url = format!("ws://{}/api/v1/rooms/{}/ws?since=0", run.plan.addr, room.id);
+/// The room's socket on `node` from its first event, as the page opens it.
+async fn connect(run: &Run, node: SocketAddr, room: &Room, token: Option<&str>) -> Option<Socket> {
+    let mut url = format!("ws://{node}/api/v1/rooms/{}/ws?since=0", room.id);
     if let Some(token) = token {
         url.push_str("&token=");
         url.push_str(token);
@@ -330,7 +343,7 @@ async fn post_move(
 }
 
 /// A spectator: reads the room's events and times the moves' delivery.
-async fn watch_room(run: Rc<Run>, room: Rc<Room>, mut socket: Socket) {
+async fn watch_room(run: Rc<Run>, room: Rc<Room>, mut socket: Socket, node: SocketAddr) {
     let Ok(mut game) = AnyGame::new(run.plan.variant, None, &Settings::default()) else {
         return run.error("the variant's start position");
     };
@@ -346,7 +359,7 @@ async fn watch_room(run: Rc<Run>, room: Rc<Room>, mut socket: Socket) {
             events += read_frame(&run, &room, &frame, None, &mut game, &mut ply);
         }
         if run.plan.refetch && events > 0 {
-            let http = http.get_or_insert_with(|| Http::new(run.plan.addr));
+            let http = http.get_or_insert_with(|| Http::new(node));
             get(&run, http, &room_path).await;
         }
     }
