@@ -68,12 +68,15 @@ test("the last 10 seconds of the player's clock sound once per turn", async () =
   // 10 seconds a move: every turn starts within the last 10 seconds.
   const id = await createRoom(page, { variant: "minishogi", mode: "local", settings: { time_per_move: "10" } });
   await page.locator("body[data-sound=low-time]").waitFor({ state: "attached" });
-  // Every sound from now on, in order.
+  // Every sound from now on, in order. Two sounds in one task come as one
+  // callback: each record's value is the next record's old value, the last
+  // one's is the attribute now.
   await page.evaluate(() => {
     const heard = /** @type {string[]} */ ([]);
     /** @type {any} */ (window).heard = heard;
-    new MutationObserver(() => heard.push(document.body.dataset.sound ?? ""))
-      .observe(document.body, { attributeFilter: ["data-sound"] });
+    new MutationObserver((records) => {
+      records.forEach((_, i) => heard.push(records[i + 1]?.oldValue ?? document.body.dataset.sound ?? ""));
+    }).observe(document.body, { attributeFilter: ["data-sound"], attributeOldValue: true });
   });
   await play(page, id, "5d5c");
   await page.waitForFunction(() => /** @type {any} */ (window).heard.includes("low-time"));
