@@ -6,21 +6,15 @@
 //! clocks running on and the computer playing on) and a node stopped with
 //! SIGTERM (its rooms handed over at once).
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+mod common;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use common::{free_port, must, request};
+use serde_json::{Value, json};
 
 /// A `koma serve` node, killed when dropped.
 struct Node {
@@ -65,44 +59,6 @@ impl Drop for Node {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// One HTTP request: the status and the JSON body, or `None` if nobody listens.
-fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(body.as_bytes()).ok()?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response).ok()?;
-    let (head, body) = response.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    Some((
-        status,
-        serde_json::from_str(body).unwrap_or(Value::String(body.to_owned())),
-    ))
-}
-
-fn must(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
-    let (status, body) = request(port, method, path, token, body).expect("koma answers");
-    assert!(
-        status == 200 || status == 201,
-        "{method} {path} on {port}: {status} {body}"
-    );
-    body
 }
 
 /// Repeats a request until it succeeds (a room changing hands answers 503

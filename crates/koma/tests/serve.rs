@@ -1,22 +1,15 @@
 //! `koma` alone serves; a server killed with SIGKILL loses no acknowledged
 //! move; SIGTERM shuts it down cleanly.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use serde_json::{Value, json};
+mod common;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use common::{free_port, must, request};
+use serde_json::json;
 
 fn data_dir() -> PathBuf {
     // Parallel tests may read the same clock value: the counter keeps them apart.
@@ -51,44 +44,6 @@ fn start(args: &[&str], port: u16, data: &Path) -> Child {
         std::thread::sleep(Duration::from_millis(50));
     }
     child
-}
-
-/// One HTTP request: the status and the JSON body, or `None` if nobody listens.
-fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(body.as_bytes()).ok()?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response).ok()?;
-    let (head, body) = response.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    Some((
-        status,
-        serde_json::from_str(body).unwrap_or(Value::String(body.to_owned())),
-    ))
-}
-
-fn must(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
-    let (status, body) = request(port, method, path, token, body).expect("koma answers");
-    assert!(
-        status == 200 || status == 201,
-        "{method} {path}: {status} {body}"
-    );
-    body
 }
 
 #[test]
