@@ -4,16 +4,17 @@
 //! moves for one seat at the same instant on two nodes, a node killed with
 //! SIGKILL mid-game (its rooms taken over with every acknowledged move, the
 //! clocks running on and the computer playing on) and a node stopped with
-//! SIGTERM (its rooms handed over at once).
+//! SIGTERM (its rooms handed over at once); and the sockets one node forwards
+//! to another, which that node's per-address limit does not count.
 
-use std::net::TcpStream;
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{free_port, must, request};
+use common::{free_port, must, request, request_at};
 use serde_json::{Value, json};
 
 /// A `koma serve` node, killed when dropped.
@@ -24,17 +25,24 @@ struct Node {
 
 impl Node {
     fn start(database: &str) -> Node {
+        Node::start_at(database, Ipv4Addr::LOCALHOST, &[])
+    }
+
+    /// A node serving on `ip` (and named by it in its node URL), with more
+    /// `serve` arguments.
+    fn start_at(database: &str, ip: Ipv4Addr, args: &[&str]) -> Node {
         let port = free_port();
         let child = Command::new(env!("CARGO_BIN_EXE_koma"))
             .arg("serve")
-            .env("KOMA_BIND", format!("127.0.0.1:{port}"))
+            .args(args)
+            .env("KOMA_BIND", format!("{ip}:{port}"))
             .env("KOMA_DATABASE_URL", database)
-            .env("KOMA_NODE_URL", format!("http://127.0.0.1:{port}"))
+            .env("KOMA_NODE_URL", format!("http://{ip}:{port}"))
             .env("KOMA_LOG", "warn")
             .spawn()
             .expect("koma starts");
         let started = Instant::now();
-        while request(port, "GET", "/healthz", None, None).is_none() {
+        while request_at(SocketAddr::from((ip, port)), "GET", "/healthz", None, None).is_none() {
             assert!(
                 started.elapsed() < Duration::from_secs(20),
                 "koma did not start"
@@ -359,4 +367,43 @@ fn three_nodes_play_rooms_through_each_other_and_survive_sigkill_and_sigterm() {
         waited < Duration::from_secs(5),
         "handed over after {waited:?}"
     );
+}
+
+#[test]
+fn sockets_forwarded_by_a_node_are_not_limited_as_one_address() {
+    let Ok(database) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: the cluster test is skipped");
+        return;
+    };
+    // A admits three connections an address; B forwards to it from its own
+    // address, 127.0.0.3, whatever address the system would pick.
+    let (a_ip, b_ip) = (Ipv4Addr::new(127, 0, 0, 2), Ipv4Addr::new(127, 0, 0, 3));
+    let a = Node::start_at(&database, a_ip, &["--max-connections-per-ip", "3"]);
+    let b = Node::start_at(&database, b_ip, &[]);
+    let (status, created) = request_at(
+        SocketAddr::from((a_ip, a.port)),
+        "POST",
+        "/api/v1/rooms",
+        None,
+        Some(json!({"variant": "xiangqi"})),
+    )
+    .expect("A answers");
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    // A learns B's address from its heartbeat, within a second.
+    std::thread::sleep(Duration::from_millis(1500));
+    let spectators: Vec<_> = (0..8)
+        .map(|_| {
+            let (mut socket, _) =
+                tungstenite::connect(format!("ws://{b_ip}:{}/api/v1/rooms/{id}/ws", b.port))
+                    .expect("a socket through B");
+            let first = socket.read().expect("a first frame");
+            assert!(
+                first.to_text().unwrap().contains(r#""type":"welcome""#),
+                "{first}"
+            );
+            socket
+        })
+        .collect();
+    assert_eq!(spectators.len(), 8);
 }

@@ -3,17 +3,18 @@
 //! whose request head is not complete within `header_read_timeout` is closed,
 //! and so is one idle (no request, no bytes either way) for `idle_timeout`; an
 //! address holds at most `max_connections_per_ip` connections (WebSockets
-//! included), and one more is closed at once.
+//! included), and one more is closed at once; the cluster's other nodes are
+//! not limited ([`NodeAddresses`]).
 //!
 //! A connection's bytes go through [`Watched`], which notes when it last read
 //! or wrote and holds the address's [`Slot`]: an upgraded WebSocket keeps both,
 //! so it counts against its address until it closes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -107,6 +108,27 @@ impl Drop for LiveGuard {
     }
 }
 
+/// The addresses of the cluster's other nodes, whose connections the
+/// per-address limit does not count: each carries one client's request or
+/// socket, which the node the client reached has counted already. Counted
+/// here, a few hundred sockets forwarded by one node would shut it out.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NodeAddresses(Arc<RwLock<HashSet<IpAddr>>>);
+
+impl NodeAddresses {
+    /// The nodes' addresses from now on.
+    pub(crate) fn set(&self, addresses: HashSet<IpAddr>) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = addresses;
+    }
+
+    fn contains(&self, ip: IpAddr) -> bool {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&ip)
+    }
+}
+
 /// The open connections of each address.
 #[derive(Debug, Default)]
 struct Slots(Mutex<HashMap<IpAddr, usize>>);
@@ -183,7 +205,8 @@ fn note(activity: &SharedActivity, change: impl FnOnce(&mut Activity)) {
 struct Watched {
     stream: TcpStream,
     activity: SharedActivity,
-    _slot: Slot,
+    /// None for a node of the cluster.
+    _slot: Option<Slot>,
 }
 
 impl AsyncRead for Watched {
@@ -286,6 +309,7 @@ pub(crate) async fn accept(
     listener: TcpListener,
     app: Router,
     limits: Limits,
+    nodes: NodeAddresses,
     shutdown: watch::Receiver<bool>,
 ) {
     let slots = Arc::new(Slots::default());
@@ -303,7 +327,11 @@ pub(crate) async fn accept(
             },
             () = crate::stopped(shutdown.clone()) => break,
         };
-        let Some(slot) = slots.take(peer.ip(), limits.max_connections_per_ip) else {
+        let slot = if nodes.contains(peer.ip()) {
+            None
+        } else if let Some(slot) = slots.take(peer.ip(), limits.max_connections_per_ip) {
+            Some(slot)
+        } else {
             tracing::debug!(ip = %peer.ip(), "connection refused: too many from this address");
             continue;
         };
@@ -325,7 +353,7 @@ pub(crate) async fn accept(
 async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
-    slot: Slot,
+    slot: Option<Slot>,
     app: Router,
     limits: Limits,
     shutdown: watch::Receiver<bool>,

@@ -270,13 +270,17 @@ pub async fn serve(
     let sockets = state.sockets.clone();
     let node = state.node.clone();
     let limits = connections::Limits::new(&state.config);
+    let nodes = node
+        .as_ref()
+        .map(|node| node.addresses().clone())
+        .unwrap_or_default();
     tokio::spawn(async move {
         shutdown.await;
         tracing::info!("shutting down");
         let _ = signal.send(true);
     });
     let app = router(state);
-    connections::accept(listener, app, limits, stopping).await;
+    connections::accept(listener, app, limits, nodes, stopping).await;
     sockets.none_left().await;
     if let Some(node) = node {
         node.left().await;

@@ -2,7 +2,7 @@
 //! plain HTTP/1.1 requests (no client library: the tests see the raw status).
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 
 use serde_json::Value;
 
@@ -15,7 +15,8 @@ pub(crate) fn free_port() -> u16 {
         .port()
 }
 
-/// One HTTP request: the status and the JSON body, or `None` if nobody listens.
+/// One HTTP request to 127.0.0.1: the status and the JSON body, or `None`
+/// if nobody listens.
 pub(crate) fn request(
     port: u16,
     method: &str,
@@ -23,7 +24,25 @@ pub(crate) fn request(
     token: Option<&str>,
     body: Option<Value>,
 ) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    request_at(
+        SocketAddr::from(([127, 0, 0, 1], port)),
+        method,
+        path,
+        token,
+        body,
+    )
+}
+
+/// One HTTP request to `addr`: the status and the JSON body, or `None` if
+/// nobody listens.
+pub(crate) fn request_at(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Option<(u16, Value)> {
+    let mut stream = TcpStream::connect(addr).ok()?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))

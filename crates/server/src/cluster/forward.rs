@@ -14,7 +14,7 @@
 //! is not the owner either (the room is changing hands), it answers
 //! `room-moving` and the client tries again.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -23,8 +23,9 @@ use axum::http::header::UPGRADE;
 use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 
 use super::Node;
 use crate::AppState;
@@ -115,23 +116,45 @@ async fn forward(node: &Node, room_id: &str, url: &str, request: Request) -> Res
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// The connections to the other nodes, kept open between requests: a
+/// forwarded move costs no new TCP connection, and two busy nodes do not
+/// fill the port range with connections waiting out `TIME_WAIT`.
+pub(crate) type Pool = Client<HttpConnector, Body>;
+
+/// How long an unused connection to another node is kept: well below the
+/// other node's `--idle-connection-timeout` (60 s by default), so a pooled
+/// connection is not reused just as the other end closes it.
+const PEER_IDLE: Duration = Duration::from_secs(20);
+
+/// A pool of connections to the other nodes, from this node's own address
+/// (`own_url`'s, when it is an address of this machine): the other nodes know
+/// a node's connections by the address its URL names, and exempt them from the
+/// per-address limits, while the operating system might pick another source.
+pub(crate) fn pool(own_url: &str) -> Pool {
+    let mut connector = HttpConnector::new();
+    connector.set_local_address(local_address(own_url));
+    connector.set_nodelay(true);
+    connector.set_connect_timeout(Some(CONNECT_TIMEOUT));
+    Client::builder(TokioExecutor::new())
+        .pool_idle_timeout(PEER_IDLE)
+        .pool_timer(TokioTimer::new())
+        .build(connector)
+}
+
+/// The IP address `url` names, if it is one this machine can send from.
+fn local_address(url: &str) -> Option<IpAddr> {
+    let authority = url.strip_prefix("http://")?.split('/').next()?;
+    let ip: IpAddr = authority.parse::<SocketAddr>().ok()?.ip();
+    std::net::UdpSocket::bind((ip, 0)).is_ok().then_some(ip)
+}
+
 async fn pass_on(node: &Node, url: &str, mut request: Request) -> Result<Response, BoxError> {
-    let authority = url
+    let base = url
         .strip_prefix("http://")
         .ok_or("a node URL is http://HOST:PORT")?
         .split('/')
         .next()
-        .unwrap_or_default()
-        .to_owned();
-    let stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&authority)).await??;
-    stream.set_nodelay(true)?;
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-    tokio::spawn(async move {
-        if let Err(err) = connection.with_upgrades().await {
-            tracing::debug!(%err, "connection to another node ended");
-        }
-    });
+        .unwrap_or_default();
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -140,6 +163,8 @@ async fn pass_on(node: &Node, url: &str, mut request: Request) -> Result<Respons
     let client_side = hyper::upgrade::on(&mut request);
     let (mut parts, body) = request.into_parts();
     parts.uri = Uri::builder()
+        .scheme("http")
+        .authority(base)
         .path_and_query(parts.uri.path_and_query().map_or("/", |pq| pq.as_str()))
         .build()?;
     parts.extensions = axum::http::Extensions::new();
@@ -151,8 +176,9 @@ async fn pass_on(node: &Node, url: &str, mut request: Request) -> Result<Respons
             .headers
             .insert(CLIENT_HEADER, HeaderValue::from_str(&client.to_string())?);
     }
-    let mut response = sender
-        .send_request(Request::from_parts(parts, body))
+    let mut response = node
+        .pool()
+        .request(Request::from_parts(parts, body))
         .await?;
     if upgrading && response.status() == StatusCode::SWITCHING_PROTOCOLS {
         let owner_side = hyper::upgrade::on(&mut response);
@@ -190,5 +216,17 @@ mod tests {
         assert_eq!(room_of("/api/v1/rooms/"), None);
         assert_eq!(room_of("/api/v1/rooms/not-an-id/moves"), None);
         assert_eq!(room_of(&format!("/api/v1/players/{id}")), None);
+    }
+
+    #[test]
+    fn connections_to_other_nodes_leave_from_the_address_of_the_node_url() {
+        assert_eq!(
+            local_address("http://127.0.0.2:8080"),
+            Some(IpAddr::from([127, 0, 0, 2]))
+        );
+        // Not this machine's (TEST-NET-3), or a name: the system chooses.
+        assert_eq!(local_address("http://203.0.113.9:8080"), None);
+        assert_eq!(local_address("http://node-a.internal:8080"), None);
+        assert_eq!(local_address(""), None);
     }
 }

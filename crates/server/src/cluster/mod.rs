@@ -20,6 +20,7 @@ use store::{Lease, NodeRecord, Store};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use crate::connections::NodeAddresses;
 use crate::error::ApiError;
 use crate::ids;
 use crate::room::now_ms;
@@ -65,6 +66,12 @@ struct Inner {
     left: watch::Sender<bool>,
     /// The owners of rooms played elsewhere, as last found: their URL and when.
     owners: Mutex<HashMap<String, (String, Instant)>>,
+    /// Connections to the other nodes, for forwarding.
+    pool: forward::Pool,
+    /// The other nodes' addresses, which the per-address limits do not count.
+    addresses: NodeAddresses,
+    /// The other nodes' URLs that `addresses` was last resolved from.
+    resolved: Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Node {
@@ -81,14 +88,18 @@ impl Node {
     /// # Errors
     /// The database fails.
     pub async fn join(store: Arc<dyn Store>, url: Option<String>) -> Result<Node, ApiError> {
+        let url = url.unwrap_or_default().trim_end_matches('/').to_owned();
         let node = Node {
             inner: Arc::new(Inner {
                 id: ids::secret(),
-                url: url.unwrap_or_default().trim_end_matches('/').to_owned(),
+                pool: forward::pool(&url),
+                url,
                 store,
                 peers: Mutex::default(),
                 left: watch::channel(false).0,
                 owners: Mutex::default(),
+                addresses: NodeAddresses::default(),
+                resolved: Mutex::default(),
             }),
         };
         node.heartbeat(String::new()).await?;
@@ -98,6 +109,16 @@ impl Node {
     /// The node's id: unguessable, new at each start.
     pub(crate) fn id(&self) -> &str {
         &self.inner.id
+    }
+
+    /// The pool of connections to the other nodes.
+    pub(crate) fn pool(&self) -> &forward::Pool {
+        &self.inner.pool
+    }
+
+    /// The other nodes' addresses, kept up to date at each heartbeat.
+    pub(crate) fn addresses(&self) -> &NodeAddresses {
+        &self.inner.addresses
     }
 
     /// Takes the lease of a room to play it here.
@@ -196,7 +217,47 @@ impl Node {
             .lock()
             .unwrap_or_else(PoisonError::into_inner) =
             alive.iter().map(|node| node.id.clone()).collect();
+        self.resolve_addresses(&alive).await;
         Ok(alive)
+    }
+
+    /// Learns the addresses of the other nodes from their URLs, when those
+    /// changed (a node joined or left).
+    async fn resolve_addresses(&self, alive: &[NodeRecord]) {
+        let mut urls: Vec<String> = alive
+            .iter()
+            .filter(|node| node.id != self.id() && !node.url.is_empty())
+            .map(|node| node.url.clone())
+            .collect();
+        urls.sort_unstable();
+        if *self
+            .inner
+            .resolved
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            == urls
+        {
+            return;
+        }
+        let mut addresses = HashSet::new();
+        for url in &urls {
+            let authority = url
+                .strip_prefix("http://")
+                .unwrap_or(url)
+                .split('/')
+                .next()
+                .unwrap_or_default();
+            match tokio::net::lookup_host(authority).await {
+                Ok(found) => addresses.extend(found.map(|addr| addr.ip())),
+                Err(err) => tracing::warn!(node = %url, %err, "a node's address not resolved"),
+            }
+        }
+        self.inner.addresses.set(addresses);
+        *self
+            .inner
+            .resolved
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = urls;
     }
 
     /// Shares this node's lobby and takes the other nodes'.
