@@ -195,15 +195,13 @@ impl AppState {
             shutdown: signal.clone(),
             node: node.clone(),
         });
-        let recovered = match &node {
-            Some(node) => {
-                let taken = node.recover(&rooms).await;
-                node.start(rooms.clone(), signal);
-                taken
+        match &node {
+            Some(node) => node.start(rooms.clone(), signal),
+            None => {
+                let recovered = rooms.recover().await?;
+                tracing::info!(recovered, "unfinished rooms to load");
             }
-            None => rooms.recover().await?,
-        };
-        tracing::info!(recovered, "unfinished rooms to load");
+        }
         Ok(AppState {
             store,
             rooms,

@@ -276,9 +276,17 @@ impl Node {
         }
     }
 
-    /// Starts the node's loop: heartbeats and renewals, takeovers, and at
-    /// shutdown the hand-over of its rooms.
+    /// Starts the node's loop (heartbeats and renewals, takeovers, and at
+    /// shutdown the hand-over of its rooms) and, beside it, the takeover of
+    /// every room nobody plays: the node serves at once, and a room asked for
+    /// meanwhile is taken on the spot.
     pub(crate) fn start(&self, rooms: Rooms, shutdown: watch::Receiver<bool>) {
+        let node = self.clone();
+        let orphans = rooms.clone();
+        tokio::spawn(async move {
+            let taken = node.recover(&orphans).await;
+            tracing::info!(taken, "rooms nobody played taken over");
+        });
         tokio::spawn(self.clone().run(rooms, shutdown));
     }
 
@@ -330,7 +338,7 @@ impl Node {
     /// At start: takes over the rooms nobody plays, batch after batch while
     /// a batch finds some (a room that cannot be loaded stays behind).
     /// Returns how many.
-    pub(crate) async fn recover(&self, rooms: &Rooms) -> usize {
+    async fn recover(&self, rooms: &Rooms) -> usize {
         let mut taken = 0;
         loop {
             let batch = self.take_over(rooms).await;
