@@ -5,7 +5,8 @@
 //! SIGKILL mid-game (its rooms taken over with every acknowledged move, the
 //! clocks running on and the computer playing on) and a node stopped with
 //! SIGTERM (its rooms handed over at once); and the sockets one node forwards
-//! to another, which that node's per-address limit does not count.
+//! to another, which that node's per-address limit does not count, and an
+//! analysis read through a node other than the one that runs it.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command};
@@ -406,4 +407,25 @@ fn sockets_forwarded_by_a_node_are_not_limited_as_one_address() {
         })
         .collect();
     assert_eq!(spectators.len(), 8);
+}
+
+#[test]
+fn an_analysis_is_read_through_any_node() {
+    let Ok(database) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: the cluster test is skipped");
+        return;
+    };
+    let a = Node::start(&database);
+    let b = Node::start(&database);
+    let body = json!({"variant": "shogi", "moves": ["7g7f", "3c3d"], "movetime_ms": 20});
+    let (status, started) = request(a.port, "POST", "/api/v1/analysis", None, Some(body)).unwrap();
+    assert_eq!(status, 202, "{started}");
+    let id = started["id"].as_str().unwrap();
+    // B knows A's tag from A's heartbeat, within a second.
+    std::thread::sleep(Duration::from_millis(1500));
+    let through_b = must(b.port, "GET", &format!("/api/v1/analysis/{id}"), None, None);
+    assert_eq!(through_b["positions"], 3, "{through_b}");
+    let unknown = format!("/api/v1/analysis/{}", "0".repeat(32));
+    let (status, body) = request(b.port, "GET", &unknown, None, None).unwrap();
+    assert_eq!(status, 404, "{body}");
 }

@@ -179,7 +179,6 @@ impl AppState {
         let frame_limits = Arc::new(rate::FrameLimits::new(&config));
         let config = Arc::new(config);
         let computer = Computer::new(computer, config.engine_threads);
-        let analyses = analysis::Analyses::new(computer.clone(), store.clone());
         // On a shared database rooms are leased, and the nodes take over the
         // rooms nobody plays instead of starting every unfinished room.
         let node = if store.shared() {
@@ -187,6 +186,11 @@ impl AppState {
         } else {
             None
         };
+        let analyses = analysis::Analyses::new(
+            computer.clone(),
+            store.clone(),
+            node.as_ref().map(cluster::Node::tag).unwrap_or_default(),
+        );
         let rooms = Rooms::new(room::RoomContext {
             store: store.clone(),
             computer,

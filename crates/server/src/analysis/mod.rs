@@ -98,15 +98,20 @@ pub(crate) struct Analyses {
     jobs: Arc<Mutex<HashMap<String, Job>>>,
     computer: Computer,
     store: Arc<dyn Store>,
+    /// What every id given here starts with: in a cluster, the node's tag,
+    /// so that a request for the analysis reaches this node.
+    id_prefix: String,
 }
 
 impl Analyses {
-    /// No analyses yet; they will search on `computer` and keep rooms' games in `store`.
-    pub(crate) fn new(computer: Computer, store: Arc<dyn Store>) -> Analyses {
+    /// No analyses yet; they will search on `computer` and keep rooms' games
+    /// in `store`, and their ids start with `id_prefix` (hex digits, or none).
+    pub(crate) fn new(computer: Computer, store: Arc<dyn Store>, id_prefix: String) -> Analyses {
         Analyses {
             jobs: Arc::default(),
             computer,
             store,
+            id_prefix,
         }
     }
 
@@ -146,7 +151,8 @@ impl Analyses {
                     "the server runs at most {AT_ONCE} analyses at once; try again later"
                 )));
             }
-            let id = ids::secret();
+            let secret = ids::secret();
+            let id = format!("{}{}", self.id_prefix, &secret[self.id_prefix.len()..]);
             jobs.insert(
                 id.clone(),
                 Job {
@@ -323,7 +329,7 @@ mod tests {
             .await
             .unwrap();
         let gate = Arc::new(Gate::default());
-        let analyses = Analyses::new(Computer::new(gate.clone(), 1), store);
+        let analyses = Analyses::new(Computer::new(gate.clone(), 1), store, String::new());
         let too_many = |result: Result<String, ApiError>| matches!(result, Err(ApiError::TooMany(message)) if message.contains("at most"));
         analyses.start(request([10, 0, 0, 1], None)).unwrap();
         analyses.start(request([10, 0, 0, 1], None)).unwrap();

@@ -7,6 +7,9 @@
 //! and it sees every socket of the room, wherever it was opened: a player
 //! connected through another node is present, not away.
 //!
+//! An analysis runs on the node that started it, whose [`Node::tag`] begins
+//! its id: a request for it that arrives elsewhere is passed on the same way.
+//!
 //! The forwarding node names itself in [`NODE_HEADER`] (its id, which only
 //! nodes know) and the client's address in [`CLIENT_HEADER`]; the owner
 //! trusts that address for its per-address limits only when the id is a live
@@ -52,6 +55,19 @@ pub(crate) async fn to_owner(
         return next.run(request).await;
     };
     let forwarded = take_forwarded(&node, &mut request);
+    if let Some(id) = analysis_of(request.uri().path())
+        && let Some(url) = node.url_of_tag(id).filter(|_| !forwarded)
+    {
+        let id = id.to_owned();
+        return match pass_on(&node, &url, request).await {
+            Ok(response) => response,
+            // Its node is gone, and the analysis with it.
+            Err(err) => {
+                tracing::warn!(node = %url, %err, "node of an analysis not reached");
+                ApiError::AnalysisNotFound(id).into_response()
+            }
+        };
+    }
     let Some(id) = room_of(request.uri().path()) else {
         return next.run(request).await;
     };
@@ -74,6 +90,12 @@ fn room_of(path: &str) -> Option<String> {
     let rest = path.strip_prefix("/api/v1/rooms/")?;
     let id = rest.split('/').next()?;
     ids::is_id(id).then(|| id.to_owned())
+}
+
+/// The analysis a path names, if it is an analysis's route.
+fn analysis_of(path: &str) -> Option<&str> {
+    let id = path.strip_prefix("/api/v1/analysis/")?;
+    ids::is_id(id).then_some(id)
 }
 
 /// Removes the forwarding headers; whether the request came from another
@@ -205,7 +227,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_rooms_routes_name_a_room() {
+    fn only_the_routes_of_rooms_and_analyses_name_what_they_reach() {
         let id = "0123456789abcdef0123456789abcdef";
         assert_eq!(room_of(&format!("/api/v1/rooms/{id}")), Some(id.to_owned()));
         assert_eq!(
@@ -216,6 +238,9 @@ mod tests {
         assert_eq!(room_of("/api/v1/rooms/"), None);
         assert_eq!(room_of("/api/v1/rooms/not-an-id/moves"), None);
         assert_eq!(room_of(&format!("/api/v1/players/{id}")), None);
+        assert_eq!(analysis_of(&format!("/api/v1/analysis/{id}")), Some(id));
+        assert_eq!(analysis_of("/api/v1/analysis"), None);
+        assert_eq!(analysis_of(&format!("/api/v1/rooms/{id}/analysis")), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
 use store::{Lease, NodeRecord, Store};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -59,9 +60,9 @@ struct Inner {
     id: String,
     url: String,
     store: Arc<dyn Store>,
-    /// The ids of the nodes alive at the last heartbeat: a request forwarded
-    /// with one of them comes from a node, not from a client.
-    peers: Mutex<HashSet<String>>,
+    /// The nodes alive at the last heartbeat, by id, with their URLs: a
+    /// request forwarded with one of the ids comes from a node, not from a client.
+    peers: Mutex<HashMap<String, String>>,
     /// Turns `true` once the node let go of its rooms at shutdown.
     left: watch::Sender<bool>,
     /// The owners of rooms played elsewhere, as last found: their URL and when.
@@ -72,6 +73,19 @@ struct Inner {
     addresses: NodeAddresses,
     /// The other nodes' URLs that `addresses` was last resolved from.
     resolved: Mutex<Vec<String>>,
+}
+
+/// The length of a node's [`Node::tag`], in hex digits.
+const TAG_DIGITS: usize = 8;
+
+/// A node's public name, derived from its secret id (which it never gives
+/// away) so that every node that knows the id knows the name.
+fn tag_of(node_id: &str) -> String {
+    let digest = Sha256::digest(node_id.as_bytes());
+    digest[..TAG_DIGITS / 2]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 impl std::fmt::Debug for Node {
@@ -192,8 +206,28 @@ impl Node {
                 .peers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .iter()
+                .keys()
                 .any(|peer| ids::same_secret(peer, id))
+    }
+
+    /// The node's public name: the start of every analysis id it gives, so
+    /// that any node passes a request for the analysis on to it.
+    pub(crate) fn tag(&self) -> String {
+        tag_of(self.id())
+    }
+
+    /// The URL of the other live node whose [`tag`](Self::tag) starts `analysis_id`.
+    pub(crate) fn url_of_tag(&self, analysis_id: &str) -> Option<String> {
+        let peers = self
+            .inner
+            .peers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        peers
+            .iter()
+            .filter(|(id, url)| *id != self.id() && !url.is_empty())
+            .find(|(id, _)| analysis_id.starts_with(&tag_of(id)))
+            .map(|(_, url)| url.clone())
     }
 
     /// Says the node is alive, with the lobby of its rooms (JSON), and
@@ -215,8 +249,10 @@ impl Node {
             .inner
             .peers
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) =
-            alive.iter().map(|node| node.id.clone()).collect();
+            .unwrap_or_else(PoisonError::into_inner) = alive
+            .iter()
+            .map(|node| (node.id.clone(), node.url.clone()))
+            .collect();
         self.resolve_addresses(&alive).await;
         Ok(alive)
     }
