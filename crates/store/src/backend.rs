@@ -202,12 +202,13 @@ writer_impl!(
     "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE"
 );
 
-/// `store_impl!(Backend, lock)`: `lock` is the statement (or none) run first
-/// in the transaction of [`Store::create_room_within_limit`] so that two of
-/// them for one device (`$1`) never count at the same time. SQLite needs none:
-/// its single writer runs a writing statement's count and insert alone.
+/// `store_impl!(Backend, lock, shared, renew)`: `lock` is the statement (or
+/// none) run first in the transaction of [`Store::create_room_within_limit`]
+/// so that two of them for one device (`$1`) never count at the same time.
+/// SQLite needs none: its single writer runs a writing statement's count and
+/// insert alone. `renew` is [`Store::renew_leases`]'s statement.
 macro_rules! store_impl {
-    ($backend:ty, $device_lock:expr, $shared:expr) => {
+    ($backend:ty, $device_lock:expr, $shared:expr, $renew:expr) => {
         #[async_trait]
         impl Store for $backend {
             async fn create_room_within_limit(
@@ -538,10 +539,7 @@ macro_rules! store_impl {
             }
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
-                Ok(sqlx::query_as(
-                    "UPDATE leases SET expires_at = $2 WHERE node = $1 AND expires_at > 0 \
-                     RETURNING room_id, node, fence, expires_at",
-                )
+                Ok(sqlx::query_as($renew)
                 .bind(node)
                 .bind(expires_at)
                 .fetch_all(&self.pool)
@@ -593,11 +591,32 @@ macro_rules! store_impl {
     };
 }
 
-store_impl!(SqliteStore, None, false);
+store_impl!(
+    SqliteStore,
+    None,
+    false,
+    "UPDATE leases SET expires_at = $2 WHERE node = $1 AND expires_at > 0 \
+     RETURNING room_id, node, fence, expires_at"
+);
 // A transaction-scoped lock per device: the next creation for the device waits
 // until this one commits, then counts it.
 store_impl!(
     PostgresStore,
     Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
-    true
+    true,
+    // A fenced append holds its lease's row FOR SHARE until it commits. One
+    // UPDATE of all the node's rows would wait for every append under way,
+    // hold up every append after it, and deadlock with a batch that holds
+    // two of its rows in another order (PostgreSQL notices that only after
+    // `deadlock_timeout`, a second). So the rows a write holds are skipped,
+    // and renewed at the next round: a lease outlasts three rounds.
+    "WITH renewed AS ( \
+        UPDATE leases SET expires_at = $2 WHERE room_id IN ( \
+            SELECT room_id FROM leases WHERE node = $1 AND expires_at > 0 \
+            FOR UPDATE SKIP LOCKED) \
+        RETURNING room_id, node, fence, expires_at) \
+     SELECT room_id, node, fence, expires_at FROM renewed \
+     UNION ALL \
+     SELECT room_id, node, fence, expires_at FROM leases \
+     WHERE node = $1 AND expires_at > 0 AND room_id NOT IN (SELECT room_id FROM renewed)"
 );

@@ -271,7 +271,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<Lease>>;
 
     /// Extends to `expires_at` every lease `node` holds and did not
-    /// release; returns them. An `expires_at` of 0 releases them all.
+    /// release; returns them. An `expires_at` of 0 releases them all. On
+    /// PostgreSQL a lease whose row a write holds at that moment is returned
+    /// as it was, and renewed at the next call.
     ///
     /// # Errors
     /// Database failures.

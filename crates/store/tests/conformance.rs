@@ -758,6 +758,58 @@ async fn postgres_conforms_when_a_test_database_is_given() {
     conformance(store::open(&url).await.unwrap(), reader).await;
 }
 
+/// A fenced append holds its lease's row until it commits: renewing the
+/// node's leases meanwhile neither waits for it (which held up every append
+/// behind the renewal) nor deadlocks with it; that lease is renewed next time.
+#[tokio::test]
+async fn postgres_renews_leases_without_waiting_for_a_write_in_flight() {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("TEST_DATABASE_URL is not set: PostgreSQL store tests skipped");
+        return;
+    };
+    let store = store::open(&url).await.unwrap();
+    let (node, busy, quiet) = (unique("node"), unique("room"), unique("room"));
+    let now = now_ms();
+    let mut leases = Vec::new();
+    for id in [&busy, &quiet] {
+        create(&*store, &room(id, "d", now)).await.unwrap();
+        leases.push(
+            store
+                .acquire_lease(id, &node, now, now + 10_000)
+                .await
+                .unwrap()
+                .unwrap(),
+        );
+    }
+    // A write in flight on the busy room, as a fenced append holds it.
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let mut write = pool.begin().await.unwrap();
+    sqlx::query("SELECT fence FROM leases WHERE room_id = $1 FOR SHARE")
+        .bind(&busy)
+        .fetch_one(&mut *write)
+        .await
+        .unwrap();
+    let renewed = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        store.renew_leases(&node, now + 20_000),
+    )
+    .await
+    .expect("the renewal waited for the write")
+    .unwrap();
+    assert!(renewed.contains(&leases[0]), "{renewed:?}");
+    assert!(
+        renewed.contains(&Lease {
+            expires_at: now + 20_000,
+            ..leases[1].clone()
+        }),
+        "{renewed:?}"
+    );
+    write.rollback().await.unwrap();
+    let renewed = store.renew_leases(&node, now + 30_000).await.unwrap();
+    assert_eq!(renewed.len(), 2, "{renewed:?}");
+    assert!(renewed.iter().all(|lease| lease.expires_at == now + 30_000));
+}
+
 #[tokio::test]
 async fn an_unknown_scheme_is_named() {
     let err = store::open("mysql://localhost/koma").await.err().unwrap();
