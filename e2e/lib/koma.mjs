@@ -278,3 +278,88 @@ export async function screenshot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * A room socket routed through Playwright: the page's end and the server's.
+ * @typedef {{ page: import("playwright-core").WebSocketRoute, server: import("playwright-core").WebSocketRoute }} RoutedSocket
+ */
+
+/**
+ * What a frame hook decides: pass the frame on, or not (the hook may answer
+ * it or close the socket itself).
+ * @typedef {(frame: any, socket: RoutedSocket) => boolean | Promise<boolean>} FrameHook
+ */
+
+/**
+ * Routes every room socket of `context` through Playwright, so that a test
+ * can see the frames, answer or hold them back, and cut the network.
+ * Chromium's offline emulation (`context.setOffline`) stops new requests but
+ * does not close a WebSocket already open; `cut()` closes both ends of every
+ * routed socket and, until `restore()`, every socket opened meanwhile.
+ * @param {BrowserContext} context
+ * @param {{ onSend?: FrameHook, onReceive?: FrameHook }} [hooks] see each frame the page
+ *   sends (`onSend`) or the server sends (`onReceive`), parsed, before it is passed on
+ */
+export async function routeRoomSockets(context, hooks = {}) {
+  /** @type {Set<RoutedSocket>} */
+  const sockets = new Set();
+  const routed = {
+    offline: false,
+    /** @type {any[]} every frame the page sent, parsed, in order */
+    sent: [],
+    sockets,
+    async cut() {
+      routed.offline = true;
+      await context.setOffline(true);
+      for (const socket of sockets) await closeRouted(socket);
+      sockets.clear();
+    },
+    async restore() {
+      routed.offline = false;
+      await context.setOffline(false);
+    },
+  };
+  await context.routeWebSocket(/\/api\/v1\/rooms\/[^/?]+\/ws/, (ws) => {
+    if (routed.offline) {
+      ws.close({ code: 4000, reason: "offline" });
+      return;
+    }
+    /** @type {RoutedSocket} */
+    const socket = { page: ws, server: ws.connectToServer() };
+    sockets.add(socket);
+    ws.onMessage(async (message) => {
+      const frame = JSON.parse(String(message));
+      routed.sent.push(frame);
+      if (await (hooks.onSend?.(frame, socket) ?? true)) socket.server.send(message);
+    });
+    socket.server.onMessage(async (message) => {
+      if (await (hooks.onReceive?.(JSON.parse(String(message)), socket) ?? true)) ws.send(message);
+    });
+  });
+  return routed;
+}
+
+/**
+ * Closes both ends of a routed socket, as a network that fails does.
+ * @param {RoutedSocket} socket
+ */
+export async function closeRouted(socket) {
+  await socket.server.close();
+  await socket.page.close({ code: 4000, reason: "offline" });
+}
+
+/**
+ * Counts the page's `POST`s under the room's path (its seat's actions by HTTP).
+ * @param {Page} page
+ * @param {string} id
+ * @returns {{ paths: string[] }} the paths posted to, in order
+ */
+export function roomPosts(page, id) {
+  const counter = { paths: /** @type {string[]} */ ([]) };
+  const prefix = `/api/v1/rooms/${id}/`;
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() === "POST" && path.startsWith(prefix)) counter.paths.push(path.slice(prefix.length));
+  });
+  return counter;
+}

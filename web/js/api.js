@@ -1,7 +1,8 @@
 // The server's HTTP API (`/api/v1`) and its WebSockets. A socket that drops
 // reconnects by itself with a growing pause; the room socket asks for the
 // events after the last one it saw (`since`), so nothing is missed or seen
-// twice.
+// twice. A seat's actions go over the room socket while it is open (one
+// connection per player, no request per move), by HTTP otherwise.
 
 const BASE = "/api/v1";
 
@@ -13,7 +14,7 @@ const BASE = "/api/v1";
 /** An error answer of the API: `{code, message}` and the HTTP status. */
 export class ApiError extends Error {
   /**
-   * @param {number} status
+   * @param {number} status 0 when no HTTP answer came (a socket's error frame, or no answer at all)
    * @param {string} code e.g. "no-free-seat", "nifu"; "network" when no answer came
    * @param {string} message
    */
@@ -92,12 +93,41 @@ export function getRoom(id) {
 }
 
 /**
- * @param {string} id
- * @param {string} action moves, resign, draw, impasse, rematch, takeback, takeback/decline
- * @param {string} token
- * @param {unknown} [body]
+ * The socket frame's `type` of each action path that has one.
+ * @type {Record<string, string>}
  */
-export function act(id, action, token, body) {
+const FRAME_TYPES = {
+  moves: "move",
+  resign: "resign",
+  draw: "draw",
+  impasse: "impasse",
+  rematch: "rematch",
+  takeback: "takeback",
+  "takeback/decline": "decline_takeback",
+  "analysis/agree": "agree_analysis",
+  chat: "chat",
+};
+
+/**
+ * A seat's action: over the room's socket when it is open (the socket holds
+ * the seat's token), else by HTTP. A socket's `room-moving` (nothing was
+ * done) goes again by HTTP, which asks until the room has settled.
+ * @param {string} id
+ * @param {string} action moves, resign, draw, impasse, rematch, takeback, takeback/decline, analysis/agree, chat
+ * @param {string} token
+ * @param {Record<string, unknown>} [body]
+ * @param {RoomSocket | null} [socket] the room's socket, opened with `token`
+ */
+export async function act(id, action, token, body, socket = null) {
+  const type = FRAME_TYPES[action];
+  const reply = type ? socket?.act(type, body ?? {}) : null;
+  if (reply) {
+    try {
+      return await reply;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "room-moving") throw err;
+    }
+  }
   return request("POST", `/rooms/${encodeURIComponent(id)}/${action}`, { token, body });
 }
 
@@ -175,9 +205,19 @@ export class ReconnectingSocket {
     });
   }
 
+  /** @returns {boolean} whether a socket is open now */
+  isOpen() {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
   /** @param {unknown} frame sent as JSON if the socket is open */
   send(frame) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+    if (this.isOpen()) this.socket?.send(JSON.stringify(frame));
+  }
+
+  /** Closes the socket open now (it seems dead); another follows, as after a drop. */
+  restart() {
+    this.socket?.close();
   }
 
   close() {
@@ -189,8 +229,17 @@ export class ReconnectingSocket {
 }
 
 /**
+ * How long an action waits for its reply on the socket. The server answers
+ * a request within 15 s or says it timed out; a socket silent for longer
+ * than this is taken for dead and opened again.
+ */
+const SOCKET_REPLY_MS = 10_000;
+
+/**
  * The events of a room: each batch (the frames that arrive together) is
- * handed over at once, so the page draws once per batch.
+ * handed over at once, so the page draws once per batch. The seat's actions
+ * go out on it too (`act`), each answered by the `ack` or `error` frame
+ * with its `request_id`.
  */
 export class RoomSocket {
   /**
@@ -206,6 +255,10 @@ export class RoomSocket {
     this.batch = [];
     /** @type {number | undefined} */
     this.flushTimer = undefined;
+    /** The `request_id` of the next action. */
+    this.nextRequest = 1;
+    /** @type {Map<number, { resolve: (reply: any) => void, reject: (err: ApiError) => void, timer: number }>} the actions sent and not answered */
+    this.waiting = new Map();
     const path = `/rooms/${encodeURIComponent(roomId)}/ws`;
     this.socket = new ReconnectingSocket(
       () => {
@@ -214,9 +267,14 @@ export class RoomSocket {
         return socketUrl(`${path}?${query}`);
       },
       {
-        onState: handlers.onState,
+        onState: (state) => {
+          if (state === "reconnecting") this.dropWaiting();
+          handlers.onState?.(state);
+        },
         onMessage: (frame) => {
-          if (frame.type === "welcome") {
+          if ((frame.type === "ack" || frame.type === "error") && this.waiting.has(frame.request_id)) {
+            this.answer(frame);
+          } else if (frame.type === "welcome") {
             handlers.onWelcome?.(frame.seats ?? []);
           } else if (frame.type === "presence") {
             handlers.onPresence?.(frame);
@@ -236,8 +294,59 @@ export class RoomSocket {
     );
   }
 
+  /**
+   * Sends an action of the socket's seat: resolves to its `ack` (the HTTP
+   * answer's fields), rejects with the `error` frame's code and message as an
+   * ApiError (as HTTP would), or with `network` when the socket drops or
+   * stays silent before the reply. A dropped action is never sent again: it
+   * may have been done (the room's events tell), and sent again in a changed
+   * position it could be done twice.
+   * @param {string} type the frame's type (`move`, `resign` ...)
+   * @param {Record<string, unknown>} fields the rest of the frame (`move`, `phrase`)
+   * @returns {Promise<any> | null} null when the socket is not open (nothing was sent)
+   */
+  act(type, fields) {
+    if (!this.socket.isOpen()) return null;
+    const id = this.nextRequest++;
+    return new Promise((resolve, reject) => {
+      const timer = window.setTimeout(() => {
+        this.settle(id)?.reject(networkError());
+        this.socket.restart();
+      }, SOCKET_REPLY_MS);
+      this.waiting.set(id, { resolve, reject, timer });
+      this.socket.send({ ...fields, type, request_id: id });
+    });
+  }
+
+  /**
+   * Forgets a waiting action.
+   * @param {number} id
+   */
+  settle(id) {
+    const waiting = this.waiting.get(id);
+    this.waiting.delete(id);
+    window.clearTimeout(waiting?.timer);
+    return waiting;
+  }
+
+  /**
+   * Settles an action with its reply frame.
+   * @param {{ type: string, request_id: number, code?: string, message?: string }} frame
+   */
+  answer(frame) {
+    const waiting = this.settle(frame.request_id);
+    if (frame.type === "ack") waiting?.resolve(frame);
+    else waiting?.reject(new ApiError(0, frame.code ?? "error", frame.message ?? ""));
+  }
+
+  /** The socket dropped: the actions waiting for a reply got none. */
+  dropWaiting() {
+    for (const id of [...this.waiting.keys()]) this.settle(id)?.reject(networkError());
+  }
+
   close() {
     window.clearTimeout(this.flushTimer);
+    this.dropWaiting();
     this.socket.close();
   }
 }

@@ -37,6 +37,11 @@ import { renderStatus } from "./room/status.js";
 /** @typedef {import("./room/layout.js").RoomLayout} RoomLayout */
 /** @typedef {import("./storage.js").SeatToken} SeatToken */
 
+/**
+ * A move that got no answer: its text, number and game, and the failure shown.
+ * @typedef {{ move: string, ply: number, game: number, error: ApiError }} Unanswered
+ */
+
 /** The last seconds of a player's clock, when the low-time sound plays. */
 const LOW_TIME_MS = 10_000;
 
@@ -78,6 +83,8 @@ class RoomPage {
     this.opened = false;
     /** Whether a fetch of the room is under way. */
     this.fetching = false;
+    /** @type {Unanswered | null} the last move that got no answer, until the room shows its fate */
+    this.unanswered = null;
   }
 
   async start() {
@@ -169,6 +176,7 @@ class RoomPage {
    * @param {{ newGame: boolean, moved: boolean }} change
    */
   redraw({ newGame, moved }) {
+    this.settleUnanswered();
     if (moved) this.play?.forget();
     if (newGame) {
       this.reviewPly = null;
@@ -320,27 +328,65 @@ class RoomPage {
     this.render();
   }
 
-  /** @param {string} move */
+  /**
+   * Plays a move. One that got no answer (the connection failed on the way)
+   * may have been stored all the same, so it is never sent again by itself:
+   * in the position found after reconnecting, the same move text could be
+   * legal and be played twice. The player sees the failure at once; the
+   * room's events (the reopened socket asks for those after the last it
+   * saw, and fetches the room) show whether the move was stored, and if so
+   * the failure goes away (`settleUnanswered`). If not, it stays, and the
+   * player plays again.
+   * @param {string} move
+   */
   async send(move) {
+    const room = this.state?.room;
+    if (!room) return;
     this.error = null;
-    await this.act("moves", { move });
+    const sent = { move, ply: room.moves.length + 1, game: room.game };
+    const error = await this.act("moves", { move });
+    if (error instanceof ApiError && error.code === "network") {
+      this.unanswered = { ...sent, error };
+      if (this.settleUnanswered()) this.render();
+    }
   }
 
   /**
+   * Once the room has as many moves as the unanswered move's number (or a
+   * new game began), its fate is known: stored, its failure is not shown.
+   * @returns {boolean} whether the failure shown went away
+   */
+  settleUnanswered() {
+    const sent = this.unanswered;
+    const room = this.state?.room;
+    if (!sent || !room) return false;
+    const sameGame = room.game === sent.game;
+    if (sameGame && room.moves.length < sent.ply) return false;
+    this.unanswered = null;
+    if (!sameGame || room.moves[sent.ply - 1] !== sent.move || this.error !== sent.error) return false;
+    this.error = null;
+    return true;
+  }
+
+  /**
+   * Does an action of this device's seat, over the room's socket when it is
+   * open, and shows its refusal or failure.
    * @param {"moves" | Action} action
-   * @param {unknown} [body]
+   * @param {Record<string, unknown>} [body]
+   * @returns {Promise<unknown>} the refusal or failure shown, or null
    */
   async act(action, body) {
     const seat = this.state?.seat;
-    if (!seat) return;
+    if (!seat) return null;
     try {
-      await act(this.id, action, seat.token, body);
+      await act(this.id, action, seat.token, body, this.socket);
       this.error = null;
     } catch (err) {
       this.error = err;
     }
     // The socket brings the change; while it reconnects, its reopening fetches the room.
     this.render();
+    return this.error;
   }
 
   stop() {

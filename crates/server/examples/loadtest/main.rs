@@ -9,11 +9,12 @@
 //! ```text
 //! cargo run --release -p server --example loadtest -- URL --rooms N --think-ms MAX \
 //!     [--watched-every K --spectators S] [--seconds T] [--processes P] \
-//!     [--server-pid PID] [--refetch] [--store NAME] [--variant VARIANT]
+//!     [--server-pid PID] [--refetch] [--http-moves] [--store NAME] [--variant VARIANT]
 //! ```
 //!
 //! Each of the `N` rooms has two players who think a random time up to
-//! `MAX` ms before each move; every `K`-th room has `S` spectators. After every
+//! `MAX` ms before each move (sent on the player's socket, or by `POST` with
+//! `--http-moves`); every `K`-th room has `S` spectators. After every
 //! process has set up its rooms, they play for `T` seconds; then every
 //! acknowledged move is looked for in its room (`lost`) and every game is
 //! resigned (so the server's computer does not take over the players who
@@ -38,7 +39,7 @@ use crate::play::{Plan, Run};
 use crate::stats::Results;
 
 const USAGE: &str = "usage: loadtest URL --rooms N --think-ms MAX [--watched-every K] [--spectators S] \
-[--seconds T] [--processes P] [--server-pid PID] [--refetch] [--store NAME] [--variant VARIANT]";
+[--seconds T] [--processes P] [--server-pid PID] [--refetch] [--http-moves] [--store NAME] [--variant VARIANT]";
 
 /// How many rooms one process sets up at once.
 const SETUP_CONCURRENCY: usize = 16;
@@ -54,6 +55,7 @@ struct Options {
     processes: usize,
     server_pid: Option<String>,
     refetch: bool,
+    http_moves: bool,
     store: String,
     variant: Variant,
     /// In a child: its number (its rooms are those `i` with `i % processes == child`).
@@ -71,6 +73,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         processes: 1,
         server_pid: None,
         refetch: false,
+        http_moves: false,
         store: "?".to_owned(),
         variant: Variant::Shogi,
         child: None,
@@ -90,6 +93,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--processes" => options.processes = number(&arg, value(&arg)?)?,
             "--server-pid" => options.server_pid = Some(value(&arg)?),
             "--refetch" => options.refetch = true,
+            "--http-moves" => options.http_moves = true,
             "--store" => options.store = value(&arg)?,
             "--variant" => {
                 let name = value(&arg)?;
@@ -136,6 +140,9 @@ impl Options {
         ];
         if self.refetch {
             args.push("--refetch".to_owned());
+        }
+        if self.http_moves {
+            args.push("--http-moves".to_owned());
         }
         args
     }
@@ -279,16 +286,17 @@ fn print_row(options: &Options, results: &mut Results, cpu: Option<(f64, f64)>, 
         results.client_cpu * 1e3 / results.acked.max(1) as f64,
     );
     eprintln!(
-        "| store | players | rooms | spectators | think | refetch | moves/s | acknowledgement p50 / p99 / max (ms) | delivery to the opponent | delivery to spectators | server CPU per move | peak RSS | moves lost |"
+        "| store | players | rooms | spectators | think | moves by | refetch | moves/s | acknowledgement p50 / p99 / max (ms) | delivery to the opponent | delivery to spectators | server CPU per move | peak RSS | moves lost |"
     );
-    eprintln!("|---|---:|---:|---:|---|---|---:|---|---|---|---:|---:|---:|");
+    eprintln!("|---|---:|---:|---:|---|---|---|---:|---|---|---|---:|---:|---:|");
     println!(
-        "| {} | {} | {} | {} | 0–{} s | {} | {:.0} | {} | {} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | 0–{} s | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} |",
         options.store,
         options.rooms * 2,
         options.rooms,
         options.watched_rooms() * options.spectators,
         options.think_ms as f64 / 1e3,
+        if options.http_moves { "POST" } else { "socket" },
         if options.refetch { "yes" } else { "no" },
         moves_per_second,
         stats::summary(&mut results.ack),
@@ -314,6 +322,7 @@ fn run_child(options: &Options, addrs: &[SocketAddr], child: usize) {
             variant: options.variant,
             think_ms: options.think_ms,
             refetch: options.refetch,
+            http_moves: options.http_moves,
         };
         let run = Rc::new(Run::new(plan, go));
         let setup = Rc::new(Semaphore::new(SETUP_CONCURRENCY));

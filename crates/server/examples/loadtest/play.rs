@@ -1,19 +1,23 @@
 //! One child process's rooms, played as the browser plays them: each player
 //! loads the room, takes its seat, opens the room's socket (`since=0`, the
-//! seat token) and sends its moves by `POST /rooms/{id}/moves` on its own
-//! keep-alive connection; spectators open the socket without a token. With
-//! `refetch`, every batch of events is followed by a room `GET`, as the page
-//! did before it learned to draw from the events alone.
+//! seat token) and sends its moves on that socket (a `move` frame, answered
+//! by an `ack` frame), its one connection while playing; spectators open the
+//! socket without a token. With `http_moves`, moves go by
+//! `POST /rooms/{id}/moves` on a keep-alive connection of the player's own,
+//! as the page sends them while its socket is closed. With `refetch`, every
+//! batch of events is followed by a room `GET`, as the page did before it
+//! learned to draw from the events alone.
 //!
 //! The players choose random legal moves with the `rules` crate, following
 //! the game from the event frames, so choosing costs the server nothing.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::time::Duration;
 
-use futures_util::{FutureExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use rules::{AnyGame, Settings, Side, Variant};
 use serde::Deserialize;
 use serde_json::json;
@@ -37,6 +41,8 @@ pub(crate) struct Plan {
     pub(crate) variant: Variant,
     pub(crate) think_ms: u64,
     pub(crate) refetch: bool,
+    /// Moves by `POST` instead of on the socket.
+    pub(crate) http_moves: bool,
 }
 
 /// The run's shared state in this process (one thread: `Rc`, `Cell`).
@@ -85,6 +91,8 @@ pub(crate) struct Room {
     sent: RefCell<Vec<Option<Instant>>>,
     /// The moves acknowledged: (ply, move).
     pub(crate) acked: RefCell<Vec<(usize, String)>>,
+    /// The moves sent on a socket and not answered yet, by ply.
+    unanswered: RefCell<HashMap<usize, String>>,
 }
 
 /// The fields of a frame the client reads; the rest is skipped.
@@ -96,9 +104,35 @@ struct Frame<'a> {
     #[serde(rename = "move", borrow)]
     mv: Option<&'a str>,
     computer: Option<bool>,
+    /// An ack's or error's: the ply of the move it answers (the client's `request_id`).
+    request_id: Option<usize>,
+    /// An error's.
+    code: Option<String>,
+}
+
+/// What a batch of frames held.
+#[derive(Default)]
+struct Read {
+    /// Numbered events.
+    events: usize,
+    /// The replies to moves sent on the socket: (ply, refusal).
+    replies: Vec<(usize, Option<String>)>,
+}
+
+impl Read {
+    fn add(&mut self, other: Read) {
+        self.events += other.events;
+        self.replies.extend(other.replies);
+    }
 }
 
 impl Plan {
+    /// Whether a player keeps its HTTP connection after the setup (for its
+    /// moves or its refetches); else the socket is its only connection.
+    fn keeps_http(&self) -> bool {
+        self.http_moves || self.refetch
+    }
+
     /// The node of the `n`-th page (counting on from the room's number, so
     /// that in a cluster a room's pages reach different nodes).
     pub(crate) fn node(&self, n: usize) -> SocketAddr {
@@ -136,6 +170,7 @@ pub(crate) async fn open_room(
         moves_path: format!("/api/v1/rooms/{id}/moves"),
         sent: RefCell::default(),
         acked: RefCell::default(),
+        unanswered: RefCell::default(),
     });
     let room_path = format!("/api/v1/rooms/{id}");
     // The creator's page loads the room, then opens its socket.
@@ -146,7 +181,7 @@ pub(crate) async fn open_room(
         room.clone(),
         Side::First,
         token.to_owned(),
-        first,
+        plan.keeps_http().then_some(first),
         socket,
     ));
 
@@ -177,7 +212,7 @@ pub(crate) async fn open_room(
         room.clone(),
         Side::Second,
         token.to_owned(),
-        second,
+        plan.keeps_http().then_some(second),
         socket,
     ));
     Some(room)
@@ -211,13 +246,13 @@ async fn connect(run: &Run, node: SocketAddr, room: &Room, token: Option<&str>) 
 }
 
 /// A seated player: follows the game from its socket and, on its turn after
-/// thinking, posts a random legal move.
+/// thinking, sends a random legal move (on the socket, or by `POST`).
 async fn play(
     run: Rc<Run>,
     room: Rc<Room>,
     seat: Side,
     token: String,
-    mut http: Http,
+    mut http: Option<Http>,
     mut socket: Socket,
 ) {
     let plan = &run.plan;
@@ -228,7 +263,7 @@ async fn play(
     let mut go = run.go.clone();
     let mut started = *go.borrow();
     let mut move_at: Option<Instant> = None;
-    // The ply a move was posted for; none again once it is played.
+    // The ply a move was sent for; none again once it is played.
     let mut posted: Option<usize> = None;
     let room_path = format!("/api/v1/rooms/{}", room.id);
     loop {
@@ -250,16 +285,23 @@ async fn play(
                     }
                     return;
                 };
-                let mut events = read_frame(&run, &room, &frame, Some(seat), &mut game, &mut ply);
+                let mut read = read_frame(&run, &room, &frame, Some(seat), &mut game, &mut ply);
                 // The rest of the batch, as the page takes it.
                 while let Some(Some(Ok(frame))) = socket.next().now_or_never() {
-                    events += read_frame(&run, &room, &frame, Some(seat), &mut game, &mut ply);
+                    read.add(read_frame(&run, &room, &frame, Some(seat), &mut game, &mut ply));
+                }
+                for (number, refusal) in read.replies {
+                    if !answered(&run, &room, number, refusal) && posted == Some(number - 1) {
+                        // Refused: try again after a pause.
+                        posted = None;
+                        move_at = Some(Instant::now() + Duration::from_secs(1));
+                    }
                 }
                 if posted.is_some_and(|at| ply > at) {
                     posted = None;
                 }
-                if plan.refetch && events > 0 {
-                    get(&run, &mut http, &room_path).await;
+                if let Some(http) = http.as_mut().filter(|_| plan.refetch && read.events > 0) {
+                    get(&run, http, &room_path).await;
                 }
             }
             changed = go.changed(), if !started => {
@@ -275,7 +317,11 @@ async fn play(
                     continue;
                 };
                 posted = Some(ply);
-                if !post_move(&run, &room, &mut http, &token, ply + 1, mv).await {
+                let sent = match http.as_mut().filter(|_| plan.http_moves) {
+                    Some(http) => post_move(&run, &room, http, &token, ply + 1, mv).await,
+                    None => send_move(&run, &room, &mut socket, ply + 1, mv).await,
+                };
+                if !sent {
                     // Refused or unanswered: try again after a pause.
                     posted = None;
                     move_at = Some(Instant::now() + Duration::from_secs(1));
@@ -291,6 +337,57 @@ async fn sleep_until(at: Option<Instant>) {
     }
 }
 
+/// Notes when move number `ply` was sent (the start of its ack and deliveries).
+fn note_sent(room: &Room, ply: usize) -> Instant {
+    let sent = Instant::now();
+    let mut times = room.sent.borrow_mut();
+    if times.len() < ply {
+        times.resize(ply, None);
+    }
+    times[ply - 1] = Some(sent);
+    sent
+}
+
+/// Sends `mv` as move number `ply` on the socket, its `request_id` the ply
+/// (the `ack` or `error` frame is read with the events, see `answered`);
+/// whether it went out.
+async fn send_move(run: &Run, room: &Room, socket: &mut Socket, ply: usize, mv: &str) -> bool {
+    let frame = format!(r#"{{"type":"move","move":"{mv}","request_id":{ply}}}"#);
+    note_sent(room, ply);
+    room.unanswered.borrow_mut().insert(ply, mv.to_owned());
+    run.in_flight.set(run.in_flight.get() + 1);
+    if let Err(err) = socket.send(Message::text(frame)).await {
+        run.in_flight.set(run.in_flight.get() - 1);
+        room.unanswered.borrow_mut().remove(&ply);
+        run.error(&format!("move {mv} in {}: {err}", room.id));
+        return false;
+    }
+    true
+}
+
+/// Counts the socket's reply to move number `ply` (a refusal's code, or
+/// none for an ack) and times it; whether it was acknowledged.
+fn answered(run: &Run, room: &Room, ply: usize, refusal: Option<String>) -> bool {
+    let Some(mv) = room.unanswered.borrow_mut().remove(&ply) else {
+        run.error(&format!("a reply to no move: {ply} in {}", room.id));
+        return false;
+    };
+    run.in_flight.set(run.in_flight.get() - 1);
+    if let Some(code) = refusal {
+        run.error(&format!("move {ply} in {}: {code}", room.id));
+        return false;
+    }
+    let sent = room.sent.borrow().get(ply - 1).copied().flatten();
+    let mut results = run.results.borrow_mut();
+    results.acked += 1;
+    if let Some(sent) = sent {
+        results.ack.push(micros(sent.elapsed()));
+    }
+    drop(results);
+    room.acked.borrow_mut().push((ply, mv));
+    true
+}
+
 /// Posts `mv` as move number `ply` and times its acknowledgement; whether it was acknowledged.
 async fn post_move(
     run: &Run,
@@ -301,14 +398,7 @@ async fn post_move(
     mv: &str,
 ) -> bool {
     let body = format!(r#"{{"move":"{mv}"}}"#);
-    let sent = Instant::now();
-    {
-        let mut times = room.sent.borrow_mut();
-        if times.len() < ply {
-            times.resize(ply, None);
-        }
-        times[ply - 1] = Some(sent);
-    }
+    let sent = note_sent(room, ply);
     run.in_flight.set(run.in_flight.get() + 1);
     let connects = http.connects;
     let answer = http
@@ -354,11 +444,11 @@ async fn watch_room(run: Rc<Run>, room: Rc<Room>, mut socket: Socket, node: Sock
         let Ok(frame) = frame else {
             break;
         };
-        let mut events = read_frame(&run, &room, &frame, None, &mut game, &mut ply);
+        let mut read = read_frame(&run, &room, &frame, None, &mut game, &mut ply);
         while let Some(Some(Ok(frame))) = socket.next().now_or_never() {
-            events += read_frame(&run, &room, &frame, None, &mut game, &mut ply);
+            read.add(read_frame(&run, &room, &frame, None, &mut game, &mut ply));
         }
-        if run.plan.refetch && events > 0 {
+        if run.plan.refetch && read.events > 0 {
             let http = http.get_or_insert_with(|| Http::new(node));
             get(&run, http, &room_path).await;
         }
@@ -368,9 +458,10 @@ async fn watch_room(run: Rc<Run>, room: Rc<Room>, mut socket: Socket, node: Sock
     }
 }
 
-/// Takes one frame into `game`; returns 1 for a numbered event, else 0.
-/// `seat` is the reader's (none for a spectator): a move of the other side
-/// is timed from its post as delivery to the opponent, every move to a spectator.
+/// Takes one frame into `game`: a numbered event (counted), or the reply to
+/// a move sent on the socket. `seat` is the reader's (none for a spectator):
+/// a move of the other side is timed from its sending as delivery to the
+/// opponent, every move to a spectator.
 fn read_frame(
     run: &Run,
     room: &Room,
@@ -378,44 +469,30 @@ fn read_frame(
     seat: Option<Side>,
     game: &mut AnyGame,
     ply: &mut usize,
-) -> usize {
+) -> Read {
     let Message::Text(text) = frame else {
-        return 0;
+        return Read::default();
     };
     let Ok(frame) = serde_json::from_str::<Frame<'_>>(text.as_str()) else {
         run.error(&format!("unreadable frame {text}"));
-        return 0;
+        return Read::default();
     };
-    match frame.kind {
-        Some("move") => {
-            let (Some(number), Some(mv)) = (frame.ply, frame.mv) else {
-                run.error(&format!("move frame without ply or move: {text}"));
-                return 1;
-            };
-            if number != *ply + 1 {
-                return 1;
-            }
-            let mover = game.side_to_move();
-            if let Err(err) = game.play_text(mv) {
-                run.error(&format!(
-                    "{}: move {mv} refused by the rules: {err}",
-                    room.id
-                ));
-                return 1;
-            }
-            *ply = number;
-            let sent = room.sent.borrow().get(number - 1).copied().flatten();
-            let mut results = run.results.borrow_mut();
-            if frame.computer == Some(true) && seat == Some(Side::First) {
-                results.computer_moves += 1;
-            }
-            match (sent, seat) {
-                (Some(sent), Some(seat)) if seat != mover => {
-                    results.opponent.push(micros(sent.elapsed()));
+    let events = match frame.kind {
+        Some(kind @ ("ack" | "error")) => {
+            let refusal = (kind == "error").then(|| frame.code.unwrap_or_default());
+            return match frame.request_id {
+                Some(number) => Read {
+                    events: 0,
+                    replies: vec![(number, refusal)],
+                },
+                None => {
+                    run.error(&format!("a reply without request_id: {text}"));
+                    Read::default()
                 }
-                (Some(sent), None) => results.spectators.push(micros(sent.elapsed())),
-                _ => {}
-            }
+            };
+        }
+        Some("move") => {
+            take_move(run, room, &frame, text.as_str(), seat, game, ply);
             1
         }
         Some("end") => {
@@ -426,6 +503,50 @@ fn read_frame(
             1
         }
         _ => usize::from(text.contains("\"seq\"")),
+    };
+    Read {
+        events,
+        replies: Vec::new(),
+    }
+}
+
+/// Plays a move event into `game` and times its delivery.
+fn take_move(
+    run: &Run,
+    room: &Room,
+    frame: &Frame<'_>,
+    text: &str,
+    seat: Option<Side>,
+    game: &mut AnyGame,
+    ply: &mut usize,
+) {
+    let (Some(number), Some(mv)) = (frame.ply, frame.mv) else {
+        run.error(&format!("move frame without ply or move: {text}"));
+        return;
+    };
+    if number != *ply + 1 {
+        return;
+    }
+    let mover = game.side_to_move();
+    if let Err(err) = game.play_text(mv) {
+        run.error(&format!(
+            "{}: move {mv} refused by the rules: {err}",
+            room.id
+        ));
+        return;
+    }
+    *ply = number;
+    let sent = room.sent.borrow().get(number - 1).copied().flatten();
+    let mut results = run.results.borrow_mut();
+    if frame.computer == Some(true) && seat == Some(Side::First) {
+        results.computer_moves += 1;
+    }
+    match (sent, seat) {
+        (Some(sent), Some(seat)) if seat != mover => {
+            results.opponent.push(micros(sent.elapsed()));
+        }
+        (Some(sent), None) => results.spectators.push(micros(sent.elapsed())),
+        _ => {}
     }
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// One child process's results, sent to the parent as one JSON line.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Results {
-    /// Moves acknowledged (POST answered 2xx).
+    /// Moves acknowledged (an ack frame, or a POST answered 2xx).
     pub(crate) acked: u64,
     /// Acknowledged moves missing from their room's stored moves.
     pub(crate) lost: u64,
@@ -22,13 +22,13 @@ pub(crate) struct Results {
     pub(crate) connects: u64,
     /// The client's own CPU time while playing, in seconds.
     pub(crate) client_cpu: f64,
-    /// POST sent -> 2xx answer read.
+    /// Move sent -> its ack read.
     pub(crate) ack: Vec<u32>,
     /// The acks of the moves whose POST opened a new connection (also in `ack`).
     pub(crate) ack_new_connection: Vec<u32>,
-    /// POST sent -> the move's event read by the opponent's socket.
+    /// Move sent -> its event read by the opponent's socket.
     pub(crate) opponent: Vec<u32>,
-    /// POST sent -> the move's event read by each spectator's socket.
+    /// Move sent -> its event read by each spectator's socket.
     pub(crate) spectators: Vec<u32>,
 }
 
