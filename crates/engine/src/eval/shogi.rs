@@ -199,9 +199,11 @@ impl Evaluate for Position {
             score += sign(color) * own;
         }
         let attacks = Attacks::new(self, size);
+        let danger_percent = danger::danger_percent(variant);
         for color in Color::ALL {
             let danger = danger::danger_units(self, w, &attacks, color);
-            let value = w.mobility * attacks.reach[color.index()] - danger::danger_score(w, danger)
+            let danger_cost = danger::danger_score(w, danger) * danger_percent / 100;
+            let value = w.mobility * attacks.reach[color.index()] - danger_cost
                 + threats::threats(self, w, &attacks, color);
             score += sign(color) * value;
         }
@@ -450,9 +452,14 @@ mod tests {
             danger_cap: 0,
             ..SHOGI
         };
+        let paid = |cost: i32| cost * danger::danger_percent(Variant::Shogi) / 100;
         assert_eq!(
             with_rook.evaluate_with(&without_danger) - with_rook.evaluate(),
-            cost(&with_rook) - danger::danger_score(&SHOGI, danger_of(&with_rook, Color::Gote))
+            paid(cost(&with_rook))
+                - paid(danger::danger_score(
+                    &SHOGI,
+                    danger_of(&with_rook, Color::Gote)
+                ))
         );
         assert!(with_rook.evaluate() < attacked.evaluate() - SHOGI.hand[Role::Rook.index()]);
     }
