@@ -388,38 +388,49 @@ async fn serve_connection(
         .serve_connection(io, service)
         .with_upgrades();
     tokio::pin!(connection);
+    let stopped = crate::stopped(shutdown);
+    tokio::pin!(stopped);
     let mut stopping = false;
-    loop {
-        let deadline = activity
+    let deadline_now = || {
+        activity
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .deadline(limits);
-        // A request head that begins makes the deadline earlier: look again
-        // within a quarter of the time a head may take.
-        let check_at = deadline
-            .unwrap_or_else(|| Instant::now() + limits.idle_timeout)
-            .min(Instant::now() + limits.header_read_timeout / 4);
-        tokio::select! {
-            result = connection.as_mut() => {
-                if let Err(err) = result {
-                    tracing::debug!(%err, "connection ended with an error");
-                }
-                return;
+            .deadline(limits)
+    };
+    let idle = tokio::time::sleep_until(
+        deadline_now().unwrap_or_else(|| Instant::now() + limits.idle_timeout),
+    );
+    tokio::pin!(idle);
+    // Every read, write, request and response of the connection happens
+    // while this task polls it (until an upgrade, which ends the future), so
+    // its deadline is looked at after each poll and the timer follows it: the
+    // task never wakes only to find nothing due.
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(result) = connection.as_mut().poll(cx) {
+            if let Err(err) = result {
+                tracing::debug!(%err, "connection ended with an error");
             }
-            () = crate::stopped(shutdown.clone()), if !stopping => {
-                stopping = true;
-                connection.as_mut().graceful_shutdown();
-            }
-            () = tokio::time::sleep_until(check_at) => {
-                let deadline = activity
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .deadline(limits);
-                if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
-                    tracing::debug!(%peer, "connection closed: idle or slow request head");
-                    return;
-                }
-            }
+            return Poll::Ready(());
         }
-    }
+        if !stopping && stopped.as_mut().poll(cx).is_ready() {
+            stopping = true;
+            connection.as_mut().graceful_shutdown();
+            // The connection acts on the shutdown when polled again.
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        // None while a request is handled: the handlers' own timeout bounds it.
+        let Some(deadline) = deadline_now() else {
+            return Poll::Pending;
+        };
+        if idle.deadline() != deadline {
+            idle.as_mut().reset(deadline);
+        }
+        if idle.as_mut().poll(cx).is_ready() {
+            tracing::debug!(%peer, "connection closed: idle or slow request head");
+            return Poll::Ready(());
+        }
+        Poll::Pending
+    })
+    .await;
 }

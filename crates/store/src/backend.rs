@@ -140,12 +140,46 @@ impl PostgresStore {
 /// pool, the appends in one transaction, each seat before its events, each
 /// fenced append after `fence_check` found its lease still held (the
 /// statement locks the lease row where the database can, so a takeover
-/// waits for this transaction and then sees its events).
+/// waits for this transaction and then sees its events). A batch of one
+/// event, without seat or lease, is its `INSERT` alone, a transaction by itself.
 macro_rules! writer_impl {
     ($database:ty, $fence_check:expr) => {
         #[async_trait]
         impl Writer for sqlx::Pool<$database> {
             async fn write(&self, appends: &[Append]) -> Result<()> {
+                /// The statement that stores one of `room_id`'s events.
+                fn insert_event<'a>(
+                    room_id: &'a str,
+                    event: &'a EventRecord,
+                ) -> sqlx::query::Query<'a, $database, <$database as sqlx::Database>::Arguments<'a>>
+                {
+                    sqlx::query(
+                        "INSERT INTO events (room_id, seq, at, kind, data) \
+                         VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(room_id)
+                    .bind(event.seq)
+                    .bind(event.at)
+                    .bind(&event.kind)
+                    .bind(&event.data)
+                }
+
+                // One event alone is one statement, atomic and durable by
+                // itself: without BEGIN and COMMIT it costs one round trip to
+                // the database (SQLite's worker thread) instead of three.
+                if let [
+                    Append {
+                        room_id,
+                        events,
+                        seat: None,
+                        lease: None,
+                    },
+                ] = appends
+                    && let [event] = events.as_slice()
+                {
+                    insert_event(room_id, event).execute(self).await?;
+                    return Ok(());
+                }
                 let mut tx = self.begin().await?;
                 for append in appends {
                     if let Some(lease) = &append.lease {
@@ -172,17 +206,9 @@ macro_rules! writer_impl {
                         .await?;
                     }
                     for event in &append.events {
-                        sqlx::query(
-                            "INSERT INTO events (room_id, seq, at, kind, data) \
-                             VALUES ($1, $2, $3, $4, $5)",
-                        )
-                        .bind(&append.room_id)
-                        .bind(event.seq)
-                        .bind(event.at)
-                        .bind(&event.kind)
-                        .bind(&event.data)
-                        .execute(&mut *tx)
-                        .await?;
+                        insert_event(&append.room_id, event)
+                            .execute(&mut *tx)
+                            .await?;
                     }
                 }
                 tx.commit().await?;
