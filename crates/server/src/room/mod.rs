@@ -923,9 +923,10 @@ impl RoomTask {
     }
 }
 
-/// How many of its last events a room keeps in memory as sent: enough for a
-/// socket that reconnects after a move or two; older ones come from the store.
-const RECENT_FRAMES: usize = 8;
+/// How many of its last events a room keeps in memory as sent (about a
+/// kilobyte each, with what the room shows after them): enough for a socket
+/// that reconnects after a move or two; older ones come from the store.
+const RECENT_FRAMES: usize = 3;
 
 /// How many events a socket may fall behind the room before it reads the
 /// missed ones back (from the room's recent events or the store).
