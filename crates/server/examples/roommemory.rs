@@ -7,9 +7,11 @@
 //! ```
 //! It creates `ROOMS` rooms (default 1,000) with one seat taken (waiting),
 //! takes the second seat and plays `PLIES` plies in each (default 40, playing),
-//! then opens a WebSocket for each seat, and prints after each step the
+//! then opens a WebSocket for each seat and plays two more plies (so that
+//! every socket has sent live frames), and prints after each step the
 //! server's live heap (counted by its allocator) and resident set, with the
-//! difference per room or per socket.
+//! difference per room or per socket; then the whole per room, from the
+//! empty server, without and with its two sockets.
 
 // The counting allocator below is the only unsafe code: it wraps the system's.
 #![allow(unsafe_code)]
@@ -169,19 +171,8 @@ async fn measure() {
         let joined = request(&addr, "POST", &path, None, &json!({})).await;
         let second = joined["token"].as_str().unwrap().to_owned();
         let mut game = AnyGame::new(Variant::Shogi, None, &Settings::default()).unwrap();
-        for ply in 0..plies {
-            // Varied legal moves, the same in every room; a game that ends early stops.
-            let moves = game.legal_moves_text();
-            if game.outcome().is_some() || moves.is_empty() {
-                break;
-            }
-            let mv = moves[(ply * 31 + 7) % moves.len()].clone();
-            let token = if ply % 2 == 0 { first } else { &second };
-            let path = format!("/api/v1/rooms/{id}/moves");
-            request(&addr, "POST", &path, Some(token), &json!({"move": mv})).await;
-            game.play_text(&mv).unwrap();
-        }
-        tokens.push((id.clone(), first.clone(), second));
+        play(&addr, id, [first, &second], &mut game, 0..plies).await;
+        tokens.push((id.clone(), first.clone(), second, game));
     }
     let playing = sample();
     report(
@@ -192,7 +183,7 @@ async fn measure() {
     );
 
     let mut sockets = Vec::new();
-    for (id, first, second) in &tokens {
+    for (id, first, second, _) in &tokens {
         for token in [first, second] {
             let url = format!("ws://{addr}/api/v1/rooms/{id}/ws?token={token}");
             let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
@@ -201,11 +192,50 @@ async fn measure() {
             sockets.push(socket);
         }
     }
+    // Two more plies in each room: every socket sends live frames, as in a
+    // game, and keeps the buffer it wrote them from.
+    for (id, first, second, game) in &mut tokens {
+        play(&addr, id, [first, second], game, plies..plies + 2).await;
+    }
     let connected = sample();
     report("sockets", playing, connected, sockets.len());
+    // The whole of a room, from the empty server: alone, and with its players' sockets.
+    let whole = |at: (i64, i64)| {
+        let count = i64::try_from(rooms).unwrap();
+        ((at.0 - start.0) / count, (at.1 - start.1) / count)
+    };
+    for (what, at) in [
+        ("a playing room", playing),
+        ("a playing room with both players' sockets", connected),
+    ] {
+        let (heap, rss) = whole(at);
+        println!("{what}: heap {heap} bytes, RSS {rss} bytes");
+    }
     drop(sockets);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Plays plies `plies` of room `id` with the seats' `tokens`: varied legal
+/// moves, the same in every room; a game that ends early stops.
+async fn play(
+    addr: &str,
+    id: &str,
+    tokens: [&str; 2],
+    game: &mut AnyGame,
+    plies: std::ops::Range<usize>,
+) {
+    for ply in plies {
+        let moves = game.legal_moves_text();
+        if game.outcome().is_some() || moves.is_empty() {
+            break;
+        }
+        let mv = moves[(ply * 31 + 7) % moves.len()].clone();
+        let path = format!("/api/v1/rooms/{id}/moves");
+        let body = json!({"move": mv});
+        request(addr, "POST", &path, Some(tokens[ply % 2]), &body).await;
+        game.play_text(&mv).unwrap();
+    }
 }
 
 /// One HTTP/1.1 request with a JSON body; returns the JSON reply.

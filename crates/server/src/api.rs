@@ -731,8 +731,13 @@ impl Connection {
     /// falling behind the broadcast, the missed events from the room itself.
     pub(crate) async fn next(&mut self) -> Option<std::sync::Arc<Frame>> {
         loop {
-            if let Some(frame) = self.watch.backlog.first().cloned() {
-                self.watch.backlog.remove(0);
+            if !self.watch.backlog.is_empty() {
+                let frame = self.watch.backlog.remove(0);
+                if self.watch.backlog.is_empty() {
+                    // Its buffer is the one the store's events were read
+                    // into (kilobytes, for the socket's whole life otherwise).
+                    self.watch.backlog = Vec::new();
+                }
                 if frame.seq > self.last {
                     self.last = frame.seq;
                     return Some(frame);
@@ -747,7 +752,8 @@ impl Connection {
                 }
                 Err(RecvError::Lagged(_)) => {
                     let last = self.last;
-                    self.watch.backlog = self.room.since(last).await.ok()?;
+                    // Boxed: rare, and the socket's future would carry its size.
+                    self.watch.backlog = Box::pin(self.room.since(last)).await.ok()?;
                 }
                 Err(RecvError::Closed) => return None,
             }

@@ -345,13 +345,15 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// Serialises `event`.
+    /// Serialises `event`. The text is cut to its length: the room keeps its
+    /// last frames, and a string written by growing holds up to twice its
+    /// bytes (which the frame's shared bytes would keep).
     pub fn new(event: &EventJson) -> Arc<Frame> {
+        let mut json = serde_json::to_string(event).expect("an event's JSON has only string keys");
+        json.shrink_to_fit();
         Arc::new(Frame {
             seq: event.seq,
-            json: serde_json::to_string(event)
-                .expect("an event's JSON has only string keys")
-                .into(),
+            json: json.into(),
         })
     }
 }

@@ -4,13 +4,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use rules::Variant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use crate::room::{Mode, RoomStatus};
-use crate::room_settings::SettingsView;
+use crate::room_settings::{RoomSettings, SettingsView};
 
 /// What the lobby shows of a room.
 #[derive(Clone, Debug)]
@@ -18,11 +19,12 @@ pub struct Summary {
     /// The room id.
     pub id: String,
     /// The variant.
-    pub variant: String,
+    pub variant: Variant,
     /// How it is played.
     pub mode: Mode,
-    /// Its settings as JSON.
-    pub settings: Value,
+    /// Its settings, written as JSON only for the open rooms listed: every
+    /// live room keeps a summary, and the JSON is a map of a dozen strings.
+    pub settings: RoomSettings,
     /// Where its game stands.
     pub status: RoomStatus,
     /// When it was created (unix milliseconds).
@@ -146,8 +148,8 @@ impl Lobby {
             .take(OPEN_ROOMS)
             .map(|room| OpenRoom {
                 id: room.id.clone(),
-                variant: room.variant.clone(),
-                settings: room.settings.clone(),
+                variant: room.variant.name().to_owned(),
+                settings: room.settings.to_json(),
                 created_at: room.created_at,
                 players: room.players.clone(),
             })

@@ -12,7 +12,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use rules::Side;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,6 +22,7 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::{Connection, EventsQuery, RoomPath, token};
+use crate::connections::LiveGuard;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{self, status};
 use crate::room::{ActReply, Action, Phrase};
@@ -31,10 +32,11 @@ use crate::{AppState, Config};
 /// configured limit and this get an error frame instead.
 const HARD_FRAME_LIMIT: usize = 1 << 20;
 
-/// The size of a socket's read buffer. Clients send frames of a few dozen
-/// bytes; a larger frame still arrives whole, over several reads. The
-/// default, 128 KiB, was nine tenths of a playing room's memory.
-const READ_BUFFER: usize = 4 << 10;
+/// The size of a socket's read buffer, kept for the socket's life. Clients
+/// send frames of a few dozen bytes; a larger frame still arrives whole, over
+/// several reads. The default, 128 KiB, was nine tenths of a playing room's
+/// memory, and 4 KiB still a quarter of a socket's.
+const READ_BUFFER: usize = 512;
 
 /// A frame from a client: an action of the socket's seat (as the seat's HTTP
 /// routes do), or a ping. The reply (ack, error or pong) carries the frame's
@@ -204,10 +206,7 @@ pub(crate) async fn room_socket(
     Ok(upgrade
         .max_message_size(HARD_FRAME_LIMIT)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            relay(socket, connection, token, peer.ip(), state).await;
-            drop(open);
-        }))
+        .on_upgrade(move |socket| relay(socket, connection, token, peer.ip(), state, open)))
 }
 
 fn error_frame(request_id: Option<Value>, error: &ApiError) -> Message {
@@ -315,81 +314,97 @@ pub(crate) enum AckType {
     Ack,
 }
 
-async fn relay(
-    socket: WebSocket,
+/// Relays a room's socket until it closes; `open` counts it meanwhile.
+///
+/// Not an `async fn`: its future keeps its arguments twice (as passed and as
+/// moved into the body), and this future lives as long as the socket. The
+/// socket is not split into a sink and a stream (a shared allocation of its
+/// own): as the lobby's, it is read only in the select and written after it.
+#[allow(
+    clippy::manual_async_fn,
+    reason = "an async fn keeps its arguments twice"
+)]
+fn relay(
+    mut socket: WebSocket,
     mut connection: Connection,
     token: Option<String>,
     ip: IpAddr,
     state: AppState,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let shutdown = state.shutdown_signal();
-    let within = state.config.websocket_timeout;
-    let welcome = SocketFrame::Welcome {
-        seats: connection.watch.seats.clone(),
-        since: connection.last,
-    };
-    if !send(&mut sink, text(&welcome), within).await {
-        return;
-    }
-    let limits = &state.frame_limits;
-    let mut bucket = limits.socket();
-    let mut heartbeat = Heartbeat::new(&state.config);
-    let max_bytes = state.config.max_message_bytes;
-    let mut presence = connection.watch.presence.clone();
-    loop {
-        let silent_at = heartbeat.silent_at();
-        let outgoing = tokio::select! {
-            frame = connection.next() => match frame {
-                Some(frame) => Message::Text(frame.json.clone()),
-                // The room's task has stopped: only a shutdown does that.
-                None => {
-                    send(&mut sink, shutting_down(), within).await;
-                    break;
-                }
-            },
-            changed = presence.changed() => match changed {
-                Ok(()) => text(&*presence.borrow_and_update()),
-                // The room's task has stopped, as above.
-                Err(_) => {
-                    send(&mut sink, shutting_down(), within).await;
-                    break;
-                }
-            },
-            incoming = stream.next() => {
-                heartbeat.heard();
-                let frame = match incoming {
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                    Some(Ok(frame)) => frame,
-                };
-                if let Err(limit) = limits.frame(&mut bucket, token.as_deref(), ip) {
-                    error_frame(request_id_of(&frame.into_data()), &limit)
-                } else {
-                    match frame {
-                        Message::Text(body) if body.len() > max_bytes => {
-                            error_frame(request_id_of(body.as_bytes()), &ApiError::TooLarge)
-                        }
-                        Message::Text(body) => answer(&connection, token.clone(), body.as_str()).await,
-                        Message::Binary(body) => {
-                            let error = ApiError::BadRequest("frames are JSON text".to_owned());
-                            error_frame(request_id_of(&body), &error)
-                        }
-                        Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
-                    }
-                }
-            },
-            _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
-            () = tokio::time::sleep_until(silent_at) => {
-                send(&mut sink, silent(), within).await;
-                break;
-            }
-            () = crate::stopped(shutdown.clone()) => {
-                send(&mut sink, shutting_down(), within).await;
-                break;
-            }
+    open: LiveGuard,
+) -> impl Future<Output = ()> + Send {
+    async move {
+        let _open = open;
+        let shutdown = state.shutdown_signal();
+        let within = state.config.websocket_timeout;
+        let welcome = SocketFrame::Welcome {
+            seats: connection.watch.seats.clone(),
+            since: connection.last,
         };
-        if !send(&mut sink, outgoing, within).await {
-            break;
+        if !send(&mut socket, text(&welcome), within).await {
+            return;
+        }
+        let limits = &state.frame_limits;
+        let mut bucket = limits.socket();
+        let mut heartbeat = Heartbeat::new(&state.config);
+        let max_bytes = state.config.max_message_bytes;
+        let mut presence = connection.watch.presence.clone();
+        loop {
+            let silent_at = heartbeat.silent_at();
+            let outgoing = tokio::select! {
+                frame = connection.next() => match frame {
+                    Some(frame) => Message::Text(frame.json.clone()),
+                    // The room's task has stopped: only a shutdown does that.
+                    None => {
+                        send(&mut socket, shutting_down(), within).await;
+                        break;
+                    }
+                },
+                changed = presence.changed() => match changed {
+                    Ok(()) => text(&*presence.borrow_and_update()),
+                    // The room's task has stopped, as above.
+                    Err(_) => {
+                        send(&mut socket, shutting_down(), within).await;
+                        break;
+                    }
+                },
+                incoming = socket.recv() => {
+                    heartbeat.heard();
+                    let frame = match incoming {
+                        Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                        Some(Ok(frame)) => frame,
+                    };
+                    if let Err(limit) = limits.frame(&mut bucket, token.as_deref(), ip) {
+                        error_frame(request_id_of(&frame.into_data()), &limit)
+                    } else {
+                        match frame {
+                            Message::Text(body) if body.len() > max_bytes => {
+                                error_frame(request_id_of(body.as_bytes()), &ApiError::TooLarge)
+                            }
+                            // Boxed: the socket's future lives as long as the socket.
+                            Message::Text(body) => {
+                                Box::pin(answer(&connection, token.clone(), body.as_str())).await
+                            }
+                            Message::Binary(body) => {
+                                let error = ApiError::BadRequest("frames are JSON text".to_owned());
+                                error_frame(request_id_of(&body), &error)
+                            }
+                            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
+                        }
+                    }
+                },
+                _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
+                () = tokio::time::sleep_until(silent_at) => {
+                    send(&mut socket, silent(), within).await;
+                    break;
+                }
+                () = crate::stopped(shutdown.clone()) => {
+                    send(&mut socket, shutting_down(), within).await;
+                    break;
+                }
+            };
+            if !send(&mut socket, outgoing, within).await {
+                break;
+            }
         }
     }
 }

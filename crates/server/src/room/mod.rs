@@ -58,6 +58,11 @@ pub struct Watch {
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
+/// The way into a room's task. Its messages are boxed: the channel allocates
+/// its slots 32 at a time for the room's whole life, and a message holds up
+/// to a token, a name and a reply (88 bytes) where a box is 8.
+type Inbox = mpsc::Sender<Box<Message>>;
+
 /// What the task is asked, one message at a time.
 #[derive(Debug)]
 enum Message {
@@ -85,7 +90,7 @@ enum Message {
 /// A handle to a room's task.
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
-    inbox: mpsc::Sender<Message>,
+    inbox: Inbox,
 }
 
 impl RoomHandle {
@@ -99,7 +104,7 @@ impl RoomHandle {
     ) -> Result<T, ApiError> {
         let (reply, answer) = oneshot::channel();
         self.inbox
-            .send(make(reply))
+            .send(Box::new(make(reply)))
             .await
             .map_err(|_| ApiError::ShuttingDown)?;
         answer.await.map_err(|_| ApiError::ShuttingDown)
@@ -202,14 +207,18 @@ impl RoomHandle {
     /// Tells the room another node took it (without waiting): it stops.
     pub(crate) fn lost(&self) {
         let inbox = self.inbox.clone();
-        tokio::spawn(async move { inbox.send(Message::Lost).await });
+        tokio::spawn(async move { inbox.send(Box::new(Message::Lost)).await });
     }
 
     /// Tells the room a connection closed (without waiting).
     pub fn unwatch(&self, seats: Vec<Side>, spectator: bool) {
         if !seats.is_empty() || spectator {
             let inbox = self.inbox.clone();
-            tokio::spawn(async move { inbox.send(Message::Unwatch(seats, spectator)).await });
+            tokio::spawn(async move {
+                inbox
+                    .send(Box::new(Message::Unwatch(seats, spectator)))
+                    .await
+            });
         }
     }
 }
@@ -266,7 +275,7 @@ struct RoomTask {
     /// Whether the computer is judging a draw offered to it.
     computer_judging_draw: bool,
     last_activity: Instant,
-    inbox: mpsc::Sender<Message>,
+    inbox: Inbox,
     context: RoomContext,
     /// The lease this node plays the room by, in a cluster: every append is
     /// fenced by it.
@@ -376,12 +385,14 @@ pub(crate) async fn spawn(id: &str, context: RoomContext) -> Result<RoomHandle, 
         lost: false,
     };
     task.context.lobby.update(task.room.summary());
-    tokio::spawn(task.run(messages));
+    tokio::spawn(Box::new(task).run(messages));
     Ok(RoomHandle { inbox })
 }
 
 impl RoomTask {
-    async fn run(mut self, mut messages: mpsc::Receiver<Message>) {
+    /// The task's loop. The task is boxed: an `async fn`'s future keeps its
+    /// arguments twice, and this one lives as long as the room.
+    async fn run(mut self: Box<Self>, mut messages: mpsc::Receiver<Box<Message>>) {
         let mut shutdown = self.context.shutdown.clone();
         self.computer_turn();
         loop {
@@ -390,7 +401,10 @@ impl RoomTask {
                 message = messages.recv() => match message {
                     Some(message) => {
                         self.last_activity = Instant::now();
-                        self.handle(message).await;
+                        // Boxed, as the tick below: what a message does (store,
+                        // records, ratings) would otherwise make the task's
+                        // future, which lives as long as the room, 6 KB.
+                        Box::pin(self.handle(*message)).await;
                     }
                     None => break,
                 },
@@ -398,7 +412,7 @@ impl RoomTask {
                     if self.idle_until().is_some_and(|until| until <= Instant::now()) {
                         break;
                     }
-                    if let Err(err) = self.execute(Command::Tick).await {
+                    if let Err(err) = Box::pin(self.execute(Command::Tick)).await {
                         tracing::error!(room = %self.id(), %err, "timers not stored");
                     }
                 }
@@ -893,7 +907,9 @@ impl RoomTask {
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
             let choice = computer.choose(game, level, deadline).await;
-            let _ = inbox.send(Message::ComputerMove(turn, choice)).await;
+            let _ = inbox
+                .send(Box::new(Message::ComputerMove(turn, choice)))
+                .await;
         });
     }
 
@@ -918,14 +934,17 @@ impl RoomTask {
             let score = computer.judge_draw(game, level).await;
             let own = score.map(|score| if computer_to_move { score } else { -score });
             let accept = own.is_some_and(crate::computer::accepts_draw);
-            let _ = inbox.send(Message::ComputerDrawAnswer(turn, accept)).await;
+            let _ = inbox
+                .send(Box::new(Message::ComputerDrawAnswer(turn, accept)))
+                .await;
         });
     }
 }
 
-/// How many of its last events a room keeps in memory as sent: enough for a
-/// socket that reconnects after a move or two; older ones come from the store.
-const RECENT_FRAMES: usize = 8;
+/// How many of its last events a room keeps in memory as sent (about a
+/// kilobyte each, with what the room shows after them): enough for a socket
+/// that reconnects after a move or two; older ones come from the store.
+const RECENT_FRAMES: usize = 3;
 
 /// How many events a socket may fall behind the room before it reads the
 /// missed ones back (from the room's recent events or the store).

@@ -510,9 +510,9 @@ impl Room {
         let setup = self.setup();
         Summary {
             id: setup.id.clone(),
-            variant: setup.variant.name().to_owned(),
+            variant: setup.variant,
             mode: setup.mode,
-            settings: setup.settings.to_json(),
+            settings: setup.settings.clone(),
             status: self.status(),
             created_at: setup.created_at,
             players: [Side::First, Side::Second]
