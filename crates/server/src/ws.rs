@@ -28,9 +28,13 @@ use crate::openapi::{self, status};
 use crate::room::{ActReply, Action, Phrase};
 use crate::{AppState, Config};
 
-/// The hard cap on a frame: larger ones close the socket. Frames between the
-/// configured limit and this get an error frame instead.
-const HARD_FRAME_LIMIT: usize = 1 << 20;
+/// The hard cap on a frame, four times the configured limit: larger ones
+/// close the socket, and frames between the two get an error frame instead.
+/// A socket's read buffer grows to the largest frame it received and stays
+/// so, so this is also what one socket may make the server hold.
+fn hard_frame_limit(config: &Config) -> usize {
+    config.max_message_bytes.saturating_mul(4)
+}
 
 /// The size of a socket's read buffer, kept for the socket's life. Clients
 /// send frames of a few dozen bytes; a larger frame still arrives whole, over
@@ -204,7 +208,7 @@ pub(crate) async fn room_socket(
     };
     let open = state.sockets.enter();
     Ok(upgrade
-        .max_message_size(HARD_FRAME_LIMIT)
+        .max_message_size(hard_frame_limit(&state.config))
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| relay(socket, connection, token, peer.ip(), state, open)))
 }
@@ -461,7 +465,7 @@ pub(crate) async fn lobby_socket(
 ) -> Response {
     let open = state.sockets.enter();
     upgrade
-        .max_message_size(HARD_FRAME_LIMIT)
+        .max_message_size(hard_frame_limit(&state.config))
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             lobby_relay(socket, peer.ip(), state).await;

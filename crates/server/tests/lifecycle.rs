@@ -402,6 +402,14 @@ async fn limits_on_size_rooms_and_messages() {
     tokio::time::sleep(Duration::from_secs(1)).await;
     ws.send(json!({"type": "move", "move": "7g7f"})).await;
     assert_eq!(ws.next_of("ack").await["ply"], 1);
+    // Beyond four times the limit a frame ends the socket at once (no close
+    // frame), so no client makes a socket's read buffer grow past that.
+    ws.send_raw(format!(
+        "{{\"type\": \"ping\", \"request_id\": \"{}\"}}",
+        "y".repeat(4 * 1024)
+    ))
+    .await;
+    assert_eq!(ws.close_code().await, None);
     server.stop().await;
 }
 
