@@ -228,13 +228,17 @@ writer_impl!(
     "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE"
 );
 
-/// `store_impl!(Backend, lock, shared, renew)`: `lock` is the statement (or
-/// none) run first in the transaction of [`Store::create_room_within_limit`]
+/// How many leases one statement of [`Store::renew_leases`] renews.
+const RENEW_CHUNK: i64 = 256;
+
+/// `store_impl!(Backend, lock, shared, renew_chunk)`: `lock` is the statement
+/// (or none) run first in the transaction of [`Store::create_room_within_limit`]
 /// so that two of them for one device (`$1`) never count at the same time.
 /// SQLite needs none: its single writer runs a writing statement's count and
-/// insert alone. `renew` is [`Store::renew_leases`]'s statement.
+/// insert alone. `renew_chunk` renews up to `$3` of node `$1`'s leases not
+/// yet renewed to `$2`.
 macro_rules! store_impl {
-    ($backend:ty, $device_lock:expr, $shared:expr, $renew:expr) => {
+    ($backend:ty, $device_lock:expr, $shared:expr, $renew_chunk:expr) => {
         #[async_trait]
         impl Store for $backend {
             async fn create_room_within_limit(
@@ -565,9 +569,25 @@ macro_rules! store_impl {
             }
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
-                Ok(sqlx::query_as($renew)
+                // A chunk at a time, each its own transaction, so that no row
+                // stays locked for long while appends wait for it.
+                loop {
+                    let renewed = sqlx::query($renew_chunk)
+                        .bind(node)
+                        .bind(expires_at)
+                        .bind(RENEW_CHUNK)
+                        .execute(&self.pool)
+                        .await?
+                        .rows_affected();
+                    if renewed < RENEW_CHUNK as u64 {
+                        break;
+                    }
+                }
+                Ok(sqlx::query_as(
+                    "SELECT room_id, node, fence, expires_at FROM leases \
+                     WHERE node = $1 AND expires_at > 0",
+                )
                 .bind(node)
-                .bind(expires_at)
                 .fetch_all(&self.pool)
                 .await?)
             }
@@ -621,8 +641,9 @@ store_impl!(
     SqliteStore,
     None,
     false,
-    "UPDATE leases SET expires_at = $2 WHERE node = $1 AND expires_at > 0 \
-     RETURNING room_id, node, fence, expires_at"
+    "UPDATE leases SET expires_at = $2 WHERE room_id IN ( \
+        SELECT room_id FROM leases WHERE node = $1 AND expires_at > 0 AND expires_at <> $2 \
+        LIMIT $3)"
 );
 // A transaction-scoped lock per device: the next creation for the device waits
 // until this one commits, then counts it.
@@ -636,13 +657,7 @@ store_impl!(
     // two of its rows in another order (PostgreSQL notices that only after
     // `deadlock_timeout`, a second). So the rows a write holds are skipped,
     // and renewed at the next round: a lease outlasts three rounds.
-    "WITH renewed AS ( \
-        UPDATE leases SET expires_at = $2 WHERE room_id IN ( \
-            SELECT room_id FROM leases WHERE node = $1 AND expires_at > 0 \
-            FOR UPDATE SKIP LOCKED) \
-        RETURNING room_id, node, fence, expires_at) \
-     SELECT room_id, node, fence, expires_at FROM renewed \
-     UNION ALL \
-     SELECT room_id, node, fence, expires_at FROM leases \
-     WHERE node = $1 AND expires_at > 0 AND room_id NOT IN (SELECT room_id FROM renewed)"
+    "UPDATE leases SET expires_at = $2 WHERE room_id IN ( \
+        SELECT room_id FROM leases WHERE node = $1 AND expires_at > 0 AND expires_at <> $2 \
+        LIMIT $3 FOR UPDATE SKIP LOCKED)"
 );

@@ -271,9 +271,10 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Option<Lease>>;
 
     /// Extends to `expires_at` every lease `node` holds and did not
-    /// release; returns them. An `expires_at` of 0 releases them all. On
-    /// PostgreSQL a lease whose row a write holds at that moment is returned
-    /// as it was, and renewed at the next call.
+    /// release, a few hundred at a time; returns the leases it holds then.
+    /// An `expires_at` of 0 releases them all. On PostgreSQL a lease whose row
+    /// a write holds at that moment is returned as it was, and renewed at the
+    /// next call.
     ///
     /// # Errors
     /// Database failures.

@@ -666,9 +666,40 @@ async fn lease_races(store: Arc<dyn Store>) {
     assert_eq!(store.events(&id, 0).await.unwrap(), []);
 }
 
+/// Renewals go a few hundred leases at a time: more than that are all renewed,
+/// and all released.
+async fn many_leases_renew_and_release(store: &dyn Store) {
+    let node = unique("node");
+    let now = now_ms();
+    let mut ids = Vec::new();
+    for _ in 0..600 {
+        let id = unique("room");
+        create(store, &room(&id, "d", now)).await.unwrap();
+        store
+            .acquire_lease(&id, &node, now, now + 10_000)
+            .await
+            .unwrap()
+            .unwrap();
+        ids.push(id);
+    }
+    let renewed = store.renew_leases(&node, now + 20_000).await.unwrap();
+    assert_eq!(renewed.len(), 600);
+    assert!(renewed.iter().all(|lease| lease.expires_at == now + 20_000));
+    // Renewing to the same time again keeps them all.
+    assert_eq!(
+        store.renew_leases(&node, now + 20_000).await.unwrap().len(),
+        600
+    );
+    assert_eq!(store.renew_leases(&node, 0).await.unwrap(), []);
+    for id in &ids {
+        assert_eq!(store.owner(id).await.unwrap().unwrap().expires_at, 0);
+    }
+}
+
 async fn conformance(store: Arc<dyn Store>, reader: Arc<dyn Store>) {
     nodes(&*store).await;
     leases_and_fencing(&*store).await;
+    many_leases_renew_and_release(&*store).await;
     lease_races(store.clone()).await;
     room_limit_holds_under_concurrency(store.clone()).await;
     concurrent_appends_to_many_rooms(store.clone()).await;
