@@ -153,22 +153,32 @@ test("a move the server refuses reads the same over the socket as by HTTP", asyn
   await context.close();
 });
 
-test("a socket that drops before the move reached the server: the failure shows, the move is not sent again", async () => {
+/**
+ * An online game whose host's room socket closes, once, at the first frame
+ * of `type` it sends (`onSend`) or receives (`onReceive`): that frame is lost.
+ * @param {"onSend" | "onReceive"} direction
+ * @param {string} type
+ */
+async function gameWithOneDrop(direction, type) {
   const host = await newPlayer(browser);
   const guest = await newPlayer(browser);
   let drop = true;
-  const routed = await routeRoomSockets(host.context, {
-    onSend: (frame, socket) => {
-      if (frame.type !== "move" || !drop) return true;
-      drop = false;
-      closeRouted(socket);
-      return false;
-    },
-  });
+  /** @type {import("../lib/koma.mjs").FrameHook} */
+  const dropOnce = (frame, socket) => {
+    if (frame.type !== type || !drop) return true;
+    drop = false;
+    closeRouted(socket);
+    return false;
+  };
+  const routed = await routeRoomSockets(host.context, { [direction]: dropOnce });
   const id = await createRoom(host.page, { variant: "shogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
   await host.page.locator("[data-connection=online]").waitFor();
-  const posts = roomPosts(host.page, id);
+  return { host, guest, routed, id, posts: roomPosts(host.page, id) };
+}
+
+test("a socket that drops before the move reached the server: the failure shows, the move is not sent again", async () => {
+  const { host, guest, routed, id, posts } = await gameWithOneDrop("onSend", "move");
 
   await click(host.page, "7g7f");
   await errorShown(host.page, "network");
@@ -192,22 +202,8 @@ test("a socket that drops before the move reached the server: the failure shows,
 });
 
 test("a socket that drops after the move was stored, before its ack: the move shows once, no failure stays", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
-  let drop = true;
-  const routed = await routeRoomSockets(host.context, {
-    // The ack and everything after it are lost with the socket.
-    onReceive: (frame, socket) => {
-      if (frame.type !== "ack" || !drop) return true;
-      drop = false;
-      closeRouted(socket);
-      return false;
-    },
-  });
-  const id = await createRoom(host.page, { variant: "shogi", mode: "online" });
-  await acceptInvitation(host.page, guest.page);
-  await host.page.locator("[data-connection=online]").waitFor();
-  const posts = roomPosts(host.page, id);
+  // The ack and everything after it are lost with the socket.
+  const { host, guest, routed, id, posts } = await gameWithOneDrop("onReceive", "ack");
 
   await click(host.page, "7g7f");
   await waitForPly(guest.page, 1);
