@@ -131,8 +131,12 @@ fn spread_all_of(schema: &mut Value, components: &Value) {
                 .get("allOf")
                 .and_then(Value::as_array)
                 .and_then(|parts| spread(parts, components));
-            if let Some(spread) = spread {
+            if let Some(mut spread) = spread {
                 object.remove("allOf");
+                // The type's own description, not that of a part it flattens.
+                if object.contains_key("description") {
+                    spread.remove("description");
+                }
                 object.extend(spread);
             }
         }
@@ -322,3 +326,35 @@ names!(
         .into_iter()
         .chain(["fen", "usi", "position", "pgn", "wxf", "iccs"])
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flattened_part_is_spread_into_the_type_which_keeps_its_description() {
+        let components = json!({"After": {
+            "description": "What an event can change.",
+            "type": "object",
+            "properties": {"status": {"type": "string"}},
+            "required": ["status"],
+        }});
+        let mut room = json!({
+            "description": "The room.",
+            "allOf": [
+                {"$ref": "#/components/schemas/After"},
+                {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+            ],
+        });
+        spread_all_of(&mut room, &components);
+        assert_eq!(
+            room,
+            json!({
+                "description": "The room.",
+                "type": "object",
+                "properties": {"status": {"type": "string"}, "id": {"type": "string"}},
+                "required": ["status", "id"],
+            })
+        );
+    }
+}

@@ -8,8 +8,10 @@
 // never a missing key.
 // The names are the OpenAPI schemas' (`GET /api/v1/openapi.json`) where one
 // exists: Room, Settings, Seat, Clocks, Result, Notation, Side, Variant, Mode,
-// Status; `RoomEvent` is `Event`, `PresenceFrame` is `Presence`, `Joined` is
-// `Seated`, and `WelcomeFrame` and `PongFrame` are branches of `SocketFrame`.
+// Status, After (`Room` is `RoomFields & After`, as the server's room flattens
+// in its `after`); `RoomEvent` is `Event`, `PresenceFrame` is `Presence`,
+// `Joined` is `Seated`, and `WelcomeFrame` and `PongFrame` are branches of
+// `SocketFrame`.
 // An analysis (`GET /api/v1/analysis/{id}`, crates/server/src/analysis/view.rs)
 // is here too: `Analysis` is `AnalysisView`, `AnalysedPly` is `PlyView`,
 // `Score` is `ScoreView`.
@@ -96,33 +98,23 @@
  */
 
 /**
- * The room JSON of `GET /api/v1/rooms/{id}`.
- * @typedef {object} Room
+ * The room JSON of `GET /api/v1/rooms/{id}`: what an event can change, which
+ * each live event brings as its `after`, and the rest.
+ * @typedef {RoomFields & After} Room
+ */
+
+/**
+ * The fields of the room JSON that are not `After`'s.
+ * @typedef {object} RoomFields
  * @property {string} id
  * @property {Variant} variant
  * @property {Mode} mode
  * @property {number} level the computer's level (1-8) in a computer room, else 0
  * @property {Settings} settings
- * @property {Status} status
  * @property {string} start the start position, SFEN or FEN
- * @property {string} position the current position, SFEN or FEN
  * @property {string[]} moves the game's moves, USI (shogi family) or ICCS (xiangqi)
  * @property {Notation} notation
- * @property {string[]} legal_moves what the side to move may play now, as `moves` writes them
- * @property {Side} side_to_move
- * @property {boolean} in_check
- * @property {{ first: number, second: number } | null} impasse_points each side's points in shogi and annan, else null
- * @property {Result} result
- * @property {Clocks | null} clocks null without a clock
- * @property {Seats} seats
- * @property {Side | null} draw_offer the side that offered a draw
- * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
- * @property {SeatName | null} rematch_offer the seat that asked for another game
- * @property {SeatName | null} takeback_offer the seat that asked to take back a move (online)
- * @property {SeatName | null} analysis_offer the seat that asked to analyse the game while it is played
- * @property {boolean} analysable whether the game may be analysed now: over, or both seats agreed
  * @property {number} spectators open sockets holding no seat
- * @property {number} game the game's number in the room, from 1
  * @property {number} last_seq the last event's seq, 0 before any
  */
 
@@ -163,21 +155,21 @@
  * `spectators` (presence frames).
  * @typedef {object} After
  * @property {Status} status
- * @property {string} position
- * @property {string[]} legal_moves
+ * @property {string} position the current position, SFEN or FEN
+ * @property {string[]} legal_moves what the side to move may play now, as `moves` writes them
  * @property {Side} side_to_move
  * @property {boolean} in_check
- * @property {{ first: number, second: number } | null} impasse_points
+ * @property {{ first: number, second: number } | null} impasse_points each side's points in shogi and annan, else null
  * @property {Result} result
- * @property {Clocks | null} clocks
+ * @property {Clocks | null} clocks null without a clock
  * @property {Seats} seats
- * @property {Side | null} draw_offer
- * @property {Side | null} draw_declined
- * @property {SeatName | null} rematch_offer
- * @property {SeatName | null} takeback_offer
- * @property {SeatName | null} analysis_offer
- * @property {boolean} analysable
- * @property {number} game
+ * @property {Side | null} draw_offer the side that offered a draw
+ * @property {Side | null} draw_declined the side that declined a draw since the last move (the computer, by its evaluation)
+ * @property {SeatName | null} rematch_offer the seat that asked for another game
+ * @property {SeatName | null} takeback_offer the seat that asked to take back a move (online)
+ * @property {SeatName | null} analysis_offer the seat that asked to analyse the game while it is played
+ * @property {boolean} analysable whether the game may be analysed now: over, or both seats agreed
+ * @property {number} game the game's number in the room, from 1
  */
 
 /**

@@ -40,7 +40,8 @@ pub struct Connections {
     pub spectators: usize,
 }
 
-/// `GET /rooms/{id}`: everything a client draws a room from.
+/// `GET /rooms/{id}`: everything a client draws a room from: the fields an
+/// event's `after` carries, and the rest.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = Room)]
 pub struct RoomView {
@@ -56,59 +57,18 @@ pub struct RoomView {
     pub level: u8,
     /// The house rules.
     pub settings: SettingsView,
-    /// Where the game stands.
-    #[schema(value_type = StatusName)]
-    pub status: RoomStatus,
     /// The start position (SFEN/FEN).
     pub start: String,
-    /// The current position (SFEN/FEN).
-    pub position: String,
     /// The moves played (USI/ICCS).
     pub moves: Vec<String>,
     /// The moves as players write them.
     pub notation: Notation,
-    /// The legal moves now (none once the game is over).
-    pub legal_moves: Vec<String>,
-    /// Who moves.
-    #[schema(value_type = SideName)]
-    pub side_to_move: Side,
-    /// Whether the side to move is in check.
-    pub in_check: bool,
-    /// Each side's impasse points in shogi and annan, as the 24-point rule
-    /// counts them (pieces on the board and in hand: rook and bishop 5, the
-    /// king 0, the others 1); `null` in minishogi and xiangqi.
-    #[schema(required = true)]
-    pub impasse_points: Option<PerSide<u32>>,
-    /// How the game ended (nulls while it goes on).
-    pub result: ResultView,
-    /// The clocks, `null` in a room without one.
-    #[schema(required = true)]
-    pub clocks: Option<ClocksView>,
-    /// Who holds each seat (`null` while free).
-    pub seats: PerSide<Option<SeatView>>,
-    /// The side that offered a draw.
-    #[schema(required = true, value_type = Option<SideName>)]
-    pub draw_offer: Option<Side>,
-    /// The side that declined a draw since the last move (the computer, by
-    /// its evaluation).
-    #[schema(required = true, value_type = Option<SideName>)]
-    pub draw_declined: Option<Side>,
-    /// The seat that asked for a rematch.
-    #[schema(required = true, value_type = Option<SideName>)]
-    pub rematch_offer: Option<Side>,
-    /// The seat that asked to take back a move (online rooms).
-    #[schema(required = true, value_type = Option<SideName>)]
-    pub takeback_offer: Option<Side>,
-    /// The seat that asked to analyse the game while it is played.
-    #[schema(required = true, value_type = Option<SideName>)]
-    pub analysis_offer: Option<Side>,
-    /// Whether the game may be analysed now (`POST /rooms/{id}/analysis`):
-    /// once over, or while played when both seats agreed.
-    pub analysable: bool,
+    /// Where the game stands now, its seats and offers: an event's `after`,
+    /// flattened in, which a page applies to the room field by field.
+    #[serde(flatten)]
+    pub after: AfterView,
     /// Open WebSockets without a seat.
     pub spectators: usize,
-    /// 1 for the room's first game, 2 after a rematch ...
-    pub game: u32,
     /// The number of the last event.
     pub last_seq: u64,
 }
@@ -132,12 +92,15 @@ pub struct AfterView {
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
-    /// Each side's impasse points in shogi and annan; `null` in minishogi and xiangqi.
+    /// Each side's impasse points in shogi and annan, as the 24-point rule
+    /// counts them (pieces on the board and in hand: rook and bishop 5, the
+    /// king 0, the others 1); `null` in minishogi and xiangqi.
     #[schema(required = true)]
     pub impasse_points: Option<PerSide<u32>>,
     /// How the game ended (nulls while it goes on).
     pub result: ResultView,
-    /// The clocks as the event left them, `null` in a room without one.
+    /// The clocks as they stand (after an event: as it left them), `null` in
+    /// a room without one.
     #[schema(required = true)]
     pub clocks: Option<ClocksView>,
     /// Who holds each seat (`null` while free).
@@ -145,21 +108,23 @@ pub struct AfterView {
     /// The side that offered a draw.
     #[schema(required = true, value_type = Option<SideName>)]
     pub draw_offer: Option<Side>,
-    /// The side that declined a draw since the last move.
+    /// The side that declined a draw since the last move (the computer, by
+    /// its evaluation).
     #[schema(required = true, value_type = Option<SideName>)]
     pub draw_declined: Option<Side>,
     /// The seat that asked for a rematch.
     #[schema(required = true, value_type = Option<SideName>)]
     pub rematch_offer: Option<Side>,
-    /// The seat that asked to take back a move.
+    /// The seat that asked to take back a move (online rooms).
     #[schema(required = true, value_type = Option<SideName>)]
     pub takeback_offer: Option<Side>,
     /// The seat that asked to analyse the game while it is played.
     #[schema(required = true, value_type = Option<SideName>)]
     pub analysis_offer: Option<Side>,
-    /// Whether the game may be analysed now.
+    /// Whether the game may be analysed now (`POST /rooms/{id}/analysis`):
+    /// once over, or while played when both seats agreed.
     pub analysable: bool,
-    /// The game's number in the room.
+    /// 1 for the room's first game, 2 after a rematch ...
     pub game: u32,
 }
 
@@ -360,50 +325,17 @@ impl Room {
     pub fn view(&self, connections: &Connections, now: i64) -> RoomView {
         let game = self.game();
         let setup = self.setup();
-        let AfterView {
-            status,
-            position,
-            legal_moves,
-            side_to_move,
-            in_check,
-            impasse_points,
-            result,
-            clocks,
-            seats,
-            draw_offer,
-            draw_declined,
-            rematch_offer,
-            takeback_offer,
-            analysis_offer,
-            analysable,
-            game: number,
-        } = self.after_view(connections, now);
         RoomView {
             id: setup.id.clone(),
             variant: setup.variant,
             mode: setup.mode,
             level: setup.level,
             settings: SettingsView::from(&setup.settings),
-            status,
             start: game.start_text(),
-            position,
             moves: game.moves_text(),
             notation: records::notation_of(&notation::Record::from_game(game)),
-            legal_moves,
-            side_to_move,
-            in_check,
-            impasse_points,
-            result,
-            clocks,
-            seats,
-            draw_offer,
-            draw_declined,
-            rematch_offer,
-            takeback_offer,
-            analysis_offer,
-            analysable,
+            after: self.after_view(connections, now),
             spectators: connections.spectators,
-            game: number,
             last_seq: self.last_seq(),
         }
     }
