@@ -163,20 +163,24 @@ pub(crate) fn pool(own_url: &str) -> Pool {
         .build(connector)
 }
 
+/// The `HOST:PORT` of a node URL (`http://HOST:PORT`, a path after it
+/// ignored): what a node connects to and resolves; `None` for any other URL.
+pub(super) fn authority(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("http://")?;
+    Some(
+        rest.split_once('/')
+            .map_or(rest, |(authority, _)| authority),
+    )
+}
+
 /// The IP address `url` names, if it is one this machine can send from.
 fn local_address(url: &str) -> Option<IpAddr> {
-    let authority = url.strip_prefix("http://")?.split('/').next()?;
-    let ip: IpAddr = authority.parse::<SocketAddr>().ok()?.ip();
+    let ip: IpAddr = authority(url)?.parse::<SocketAddr>().ok()?.ip();
     std::net::UdpSocket::bind((ip, 0)).is_ok().then_some(ip)
 }
 
 async fn pass_on(node: &Node, url: &str, mut request: Request) -> Result<Response, BoxError> {
-    let base = url
-        .strip_prefix("http://")
-        .ok_or("a node URL is http://HOST:PORT")?
-        .split('/')
-        .next()
-        .unwrap_or_default();
+    let base = authority(url).ok_or("a node URL is http://HOST:PORT")?;
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -241,6 +245,16 @@ mod tests {
         assert_eq!(analysis_of(&format!("/api/v1/analysis/{id}")), Some(id));
         assert_eq!(analysis_of("/api/v1/analysis"), None);
         assert_eq!(analysis_of(&format!("/api/v1/rooms/{id}/analysis")), None);
+    }
+
+    #[test]
+    fn a_node_url_names_its_host_and_port() {
+        assert_eq!(authority("http://10.0.0.5:8080"), Some("10.0.0.5:8080"));
+        assert_eq!(authority("http://node-a:8080/"), Some("node-a:8080"));
+        assert_eq!(authority("http://[::1]:8080/koma"), Some("[::1]:8080"));
+        assert_eq!(authority("https://node-a:8080"), None);
+        assert_eq!(authority("node-a:8080"), None);
+        assert_eq!(authority(""), None);
     }
 
     #[test]

@@ -277,12 +277,10 @@ impl Node {
         }
         let mut addresses = HashSet::new();
         for url in &urls {
-            let authority = url
-                .strip_prefix("http://")
-                .unwrap_or(url)
-                .split('/')
-                .next()
-                .unwrap_or_default();
+            let Some(authority) = forward::authority(url) else {
+                tracing::warn!(node = %url, "a node's URL is not http://HOST:PORT");
+                continue;
+            };
             match tokio::net::lookup_host(authority).await {
                 Ok(found) => addresses.extend(found.map(|addr| addr.ip())),
                 Err(err) => tracing::warn!(node = %url, %err, "a node's address not resolved"),
