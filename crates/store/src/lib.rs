@@ -20,6 +20,8 @@ mod backend;
 mod group_commit;
 mod records;
 mod secret;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 use async_trait::async_trait;
 
