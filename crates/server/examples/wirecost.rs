@@ -9,13 +9,14 @@
 //! ```
 //!
 //! Prints, every 20 plies, the microseconds and bytes of one room JSON and of
-//! one live frame (the mean of `REPEAT` runs each).
+//! one live frame (the mean of `REPEAT` runs each), in the online shogi room
+//! the room's unit tests play in (`server::room::testing`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use rules::{AnyGame, Side, Variant};
-use server::room::{Action, Command, Connections, Joiner, Mode, Room, RoomSetup};
+use rules::{Side, Variant};
+use server::room::{Action, Command, Connections, testing};
 use server::{EventJson, RoomSettings};
 
 /// How many times each serialisation is timed per row.
@@ -26,39 +27,11 @@ fn main() {
         .nth(1)
         .and_then(|arg| arg.parse().ok())
         .unwrap_or(120);
-    let settings = RoomSettings::default();
-    let start = AnyGame::new(Variant::Shogi, None, &settings.rules)
-        .expect("the usual start")
-        .start_text();
-    let mut room = Room::new(RoomSetup {
-        id: "wirecost".to_owned(),
-        variant: Variant::Shogi,
-        mode: Mode::Online,
-        level: 0,
-        settings,
-        start,
-        created_at: 0,
-        grace_ms: 20_000,
-        lag_allowance_ms: 500,
-        abandon_after_ms: 600_000,
-        waiting_ttl_ms: 3_600_000,
-    })
-    .expect("a room");
+    let mut room = testing::playing(Variant::Shogi, RoomSettings::default());
     let connections = Connections {
         seats: [1, 1],
         spectators: 10,
     };
-    for player in ["ann", "bob"] {
-        let joiner = Joiner {
-            player: player.to_owned(),
-            name: player.to_owned(),
-            seat: None,
-            computer: false,
-        };
-        for event in room.decide(&Command::Join(joiner), 0).expect("a free seat") {
-            room.apply(&event);
-        }
-    }
     println!("| ply | room JSON µs | room JSON bytes | live frame µs | live frame bytes |");
     println!("|---:|---:|---:|---:|---:|");
     for ply in 1..=plies {

@@ -21,6 +21,8 @@ mod clock;
 mod core;
 mod event;
 mod phrase;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 mod view;
 
 pub use self::clock::Clock;

@@ -7,53 +7,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rules::{AnyGame, Side, Variant};
 
+use super::testing::{joiner, playing, run, setup};
 use super::*;
 use crate::event::EventJson;
-
-fn setup(variant: Variant, mode: Mode, settings: RoomSettings) -> RoomSetup {
-    let start = AnyGame::new(variant, None, &settings.rules)
-        .unwrap()
-        .start_text();
-    RoomSetup {
-        id: "room".to_owned(),
-        variant,
-        mode,
-        level: u8::from(mode == Mode::Computer),
-        settings,
-        start,
-        created_at: 0,
-        grace_ms: 20_000,
-        lag_allowance_ms: 500,
-        abandon_after_ms: 600_000,
-        waiting_ttl_ms: 3_600_000,
-    }
-}
-
-fn joiner(player: &str, seat: Option<Side>, computer: bool) -> Joiner {
-    Joiner {
-        player: player.to_owned(),
-        name: player.to_owned(),
-        seat,
-        computer,
-    }
-}
-
-/// Decides and applies `command` at `now`, returning the events.
-fn run(room: &mut Room, command: Command, now: i64) -> Result<Vec<Event>, Refusal> {
-    let events = room.decide(&command, now)?;
-    for event in &events {
-        room.apply(event);
-    }
-    Ok(events)
-}
-
-/// An online shogi room with both seats taken at time 0.
-fn playing(variant: Variant, settings: RoomSettings) -> Room {
-    let mut room = Room::new(setup(variant, Mode::Online, settings)).unwrap();
-    run(&mut room, Command::Join(joiner("ann", None, false)), 0).unwrap();
-    run(&mut room, Command::Join(joiner("bob", None, false)), 0).unwrap();
-    room
-}
 
 fn act(seats: &[Side], action: Action) -> Command {
     Command::Act {
