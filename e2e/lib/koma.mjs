@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 /** @typedef {import("playwright-core").Browser} Browser */
@@ -47,7 +48,7 @@ const WAIT_MS = 15_000;
  * Starts headless Chromium from Debian's package.
  * @param {{ env?: Record<string, string> }} [options] env: variables added to the browser's environment
  */
-export function launch(options = {}) {
+function launch(options = {}) {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
     env: options.env ? { ...process.env, ...options.env } : undefined,
@@ -62,6 +63,28 @@ export function launch(options = {}) {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * The browser of a test file: registers node:test's `before`, which starts it
+ * (as `launch` does, with `options`), and `after`, which closes it, so call it
+ * once at the file's top level.
+ * @param {{ env?: Record<string, string> }} [options] env: variables added to the browser's environment
+ * @returns {() => Browser} the browser, once started (in a test)
+ */
+export function useBrowser(options = {}) {
+  /** @type {Browser | undefined} */
+  let browser;
+  before(async () => {
+    browser = await launch(options);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("the browser is started in `before`: use it in a test");
+    return browser;
+  };
 }
 
 /**

@@ -5,20 +5,13 @@
  * is offered only while a seat is free.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { acceptInvitation, assertResult, createRoom, launch, newPlayer, room } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { acceptInvitation, assertResult, createRoom, newPlayer, room, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("resigning asks first, and the next Tab stop after the board is not Resign", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "xiangqi", mode: "local" });
   await page.locator("[data-board] [tabindex='0']").focus();
   await page.keyboard.press("Tab");
@@ -45,8 +38,8 @@ test("resigning asks first, and the next Tab stop after the board is not Resign"
 });
 
 test("the invitation is offered only while a seat is free", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   await createRoom(host.page, { variant: "minishogi", mode: "online" });
   const label = host.page.locator("[data-invite-label]");
   assert.equal(await label.getAttribute("data-invite-label"), "invite");
@@ -56,7 +49,7 @@ test("the invitation is offered only while a seat is free", async () => {
     await page.locator("[data-invite-label=watch]").waitFor();
     assert.equal(await page.locator("[data-invite-label]").textContent(), "Link to watch this game");
   }
-  const later = await newPlayer(browser);
+  const later = await newPlayer(browser());
   await later.page.goto(host.page.url());
   await later.page.locator("[data-invite-label=watch]").waitFor();
   for (const person of [host, guest, later]) {

@@ -7,17 +7,10 @@
  * record the same way. During an online game both players must agree first.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer, play, room } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, acceptInvitation, createRoom, newPlayer, play, room, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * Gote to move; its rook on 1b guards 5b. 1b1e leaves 5b to Sente's gold
@@ -55,7 +48,7 @@ async function analyse(page, positions) {
 }
 
 test("a game played to mate is analysed: graph, the blunder marked, the best move's arrow", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const response = await fetch(`${KOMA_URL}/api/v1/rooms`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -109,7 +102,7 @@ test("a game played to mate is analysed: graph, the blunder marked, the best mov
 });
 
 test("a pasted record is analysed on the replay page", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   await page.goto(`${KOMA_URL}/replay`);
   const form = page.locator("form[data-import]");
   await form.locator("textarea[name=record]").fill(`sfen ${START} moves ${MOVES.join(" ")}`);
@@ -124,8 +117,8 @@ test("a pasted record is analysed on the replay page", async () => {
 });
 
 test("online, a game being played is analysed once both players agreed", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
   const players = [host.page, guest.page];

@@ -4,24 +4,17 @@
  * in that player's own language; a spectator sees it but has no buttons.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, acceptInvitation, createRoom, newPlayer, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("a phrase sent in English arrives in Japanese on the other page", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser, { locale: "ja-JP" });
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser(), { locale: "ja-JP" });
   const id = await createRoom(host.page, { variant: "xiangqi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
-  const watcher = await newPlayer(browser, { locale: "de-DE" });
+  const watcher = await newPlayer(browser(), { locale: "de-DE" });
   await watcher.page.goto(`${KOMA_URL}/rooms/${id}`);
   await watcher.page.locator("[data-chat]").waitFor({ state: "attached" });
 

@@ -5,20 +5,13 @@
  * it is answered at once, from its evaluation.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { assertResult, createRoom, createRoomAt, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { assertResult, createRoom, createRoomAt, newPlayer, play, room, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("the computer at level 1 answers every move", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "computer", level: 1 });
   const created = await room(id);
   assert.equal(created.level, 1);
@@ -56,7 +49,7 @@ test("the computer at level 1 answers every move", async () => {
 });
 
 test("the computer declines a draw in a level position and accepts one it expects to lose", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "computer", level: 1 });
   await page.locator("[data-action=draw]").click();
   await page.locator("[data-draw-declined=second]").waitFor();

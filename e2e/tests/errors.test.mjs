@@ -7,17 +7,10 @@
  * routing so the test does not exhaust the real server's limits.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, closeRouted, createRoom, launch, newPlayer, play, room, routeRoomSockets } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, closeRouted, createRoom, newPlayer, play, room, routeRoomSockets, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * The visible error alert of `page` once it has `code`.
@@ -32,7 +25,7 @@ async function errorShown(page, code) {
 }
 
 test("creating a room over the hourly limit says so and stays on the form", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const limit = { code: "too-many", message: "at most 1 rooms per device per hour" };
   await page.route("**/api/v1/rooms", (route) =>
     route.request().method() === "POST"
@@ -64,7 +57,7 @@ test("creating a room over the hourly limit says so and stays on the form", asyn
 });
 
 test("a refused move or action on the room page shows the reason, and the next success clears it", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   // The page acts on its socket: the first move is lost with the socket, a
   // resignation is refused with the server's error frame.
   let dropMove = true;
@@ -107,7 +100,7 @@ test("a refused move or action on the room page shows the reason, and the next s
 });
 
 test("a move or action by HTTP (the socket closed) shows its refusal or failure the same way", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const routed = await routeRoomSockets(context);
   const id = await createRoom(page, { variant: "shogi", mode: "local" });
   await page.locator("[data-connection=online]").waitFor();
@@ -134,8 +127,8 @@ test("a move or action by HTTP (the socket closed) shows its refusal or failure 
 });
 
 test("an invitation whose join fails says why and watches", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
   await guest.page.route("**/api/v1/rooms/*/join", (route) => route.abort("connectionreset"));
   await guest.page.goto(`${KOMA_URL}/rooms/${id}`);
@@ -149,7 +142,7 @@ test("an invitation whose join fails says why and watches", async () => {
 });
 
 test("a move answered 'room-moving' (a cluster's room changing node) is sent again and lands", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const moving = {
     code: "room-moving",
     message: "the room is moving to another node: try again in a moment",

@@ -4,17 +4,10 @@
  * page, for players and spectators alike, and on the replay page.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, createRoom, launch, newPlayer, play } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, createRoom, newPlayer, play, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * The board's orientation and the file names above it, left to right.
@@ -29,7 +22,7 @@ async function seen(page) {
 }
 
 test("the board turns round and back, its coordinates with it", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "local" });
   const usual = await seen(page);
   assert.deepEqual(usual, { orientation: "first", files: ["9", "8", "7", "6", "5", "4", "3", "2", "1"] });
@@ -44,7 +37,7 @@ test("the board turns round and back, its coordinates with it", async () => {
   await page.locator('[data-board][data-orientation="first"]').waitFor();
 
   // A spectator flips too, and the replay page has the button.
-  const watcher = await newPlayer(browser);
+  const watcher = await newPlayer(browser());
   await watcher.page.goto(`${KOMA_URL}/rooms/${id}`);
   await watcher.page.locator("[data-action=flip]").click();
   await watcher.page.locator('[data-board][data-orientation="second"]').waitFor();

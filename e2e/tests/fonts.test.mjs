@@ -10,9 +10,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { after, test } from "node:test";
 import { GAMES } from "../lib/games.mjs";
-import { createRoom, launch, newPlayer, play } from "../lib/koma.mjs";
+import { createRoom, newPlayer, play, useBrowser } from "../lib/koma.mjs";
 
 /** The CJK characters the page's fonts hold, from the generator's lists. */
 const CJK = [..."pieces moves".split(" ").map((name) =>
@@ -44,13 +44,8 @@ function fontconfigWithoutCjk(dir) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "koma-fonts-"));
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch({ env: { FONTCONFIG_FILE: fontconfigWithoutCjk(dir) } });
-});
-after(async () => {
-  await browser?.close();
+const browser = useBrowser({ env: { FONTCONFIG_FILE: fontconfigWithoutCjk(dir) } });
+after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,7 +98,7 @@ function inkOf(page, selector) {
 
 for (const variant of Object.keys(GAMES)) {
   test(`${variant}: piece labels and move text have ink without system CJK fonts`, async () => {
-    const { context, page, errors } = await newPlayer(browser, { locale: variant === "xiangqi" ? "zh-CN" : "ja-JP" });
+    const { context, page, errors } = await newPlayer(browser(), { locale: variant === "xiangqi" ? "zh-CN" : "ja-JP" });
     const id = await createRoom(page, { variant, mode: "local" });
     await play(page, id, GAMES[variant].moves[0]);
 

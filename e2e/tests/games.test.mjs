@@ -5,35 +5,28 @@
  * invitation link; both click pieces, hand pieces and target squares.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { GAMES } from "../lib/games.mjs";
 import {
   acceptInvitation,
   assertClass,
   assertResult,
   createRoom,
-  launch,
   moveList,
   newPlayer,
   pieces,
   play,
   room,
   screenshot,
+  useBrowser,
 } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 for (const [variant, game] of Object.entries(GAMES)) {
   test(`${variant}: a game to checkmate through an invitation link (${game.shows})`, async () => {
-    const host = await newPlayer(browser);
-    const guest = await newPlayer(browser);
+    const host = await newPlayer(browser());
+    const guest = await newPlayer(browser());
     const id = await createRoom(host.page, { variant, mode: "online" });
     await acceptInvitation(host.page, guest.page);
     // The creator plays first; the board is turned for the second player.

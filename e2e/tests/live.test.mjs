@@ -10,19 +10,12 @@
  * reconnect.test.mjs, so that cutting the network closes it.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
-  KOMA_URL, acceptInvitation, assertResult, createRoom, launch, moveList, newPlayer, play, waitForPly,
+  KOMA_URL, acceptInvitation, assertResult, createRoom, moveList, newPlayer, play, useBrowser, waitForPly,
 } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * Counts the page's fetches of the room JSON (`GET /api/v1/rooms/{id}`,
@@ -56,9 +49,9 @@ async function shown(page) {
 }
 
 test("moves reach both players and a spectator without a room fetch per move", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
-  const watcher = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
+  const watcher = await newPlayer(browser());
 
   let offline = false;
   /** @type {Set<{page: import("playwright-core").WebSocketRoute, server: import("playwright-core").WebSocketRoute}>} */

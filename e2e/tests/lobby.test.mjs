@@ -5,25 +5,18 @@
  * have a row per variant, and each variant's rules page has its diagrams.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, createRoom, launch, newPlayer } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, createRoom, newPlayer, useBrowser } from "../lib/koma.mjs";
 
 const VARIANTS = ["shogi", "minishogi", "annan", "xiangqi"];
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("a waiting room shows in the lobby and a visitor joins from there", async () => {
-  const visitor = await newPlayer(browser);
+  const visitor = await newPlayer(browser());
   await visitor.page.goto(`${KOMA_URL}/`);
   await visitor.page.locator("[data-lobby-rooms]").waitFor({ state: "attached" });
-  const host = await newPlayer(browser);
+  const host = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
 
   // The visitor's open page hears of the room without reloading.
@@ -47,7 +40,7 @@ const ROOM_SETTINGS = ["time_per_move", "main_time", "move_limit", "illegal_move
   "show_targets", "rated", "chat"];
 
 test("every variant's rules page is linked from home and has move diagrams", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   for (const variant of VARIANTS) {
     await page.goto(`${KOMA_URL}/`);
     await page.locator(`a[href="/rules/${variant}"]`).first().click();

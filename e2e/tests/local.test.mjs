@@ -4,17 +4,10 @@
  * through a page reload, and play goes on after it.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { assertClass, createRoom, launch, moveList, newPlayer, pieces, play, room, square, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { assertClass, createRoom, moveList, newPlayer, pieces, play, room, square, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * The pieces in both hands: `first P` → count.
@@ -32,7 +25,7 @@ function hands(page) {
 }
 
 test("a local game survives a reload and goes on", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "local" });
   // The bishops are exchanged (Sente promoting on 2b) and Sente drops one back.
   const moves = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d"];

@@ -5,19 +5,12 @@
  * as plainly in xiangqi as in shogi.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, PHONE, acceptInvitation, createRoom, createRoomAt, launch, newPlayer, play, screenshot, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, PHONE, acceptInvitation, createRoom, createRoomAt, newPlayer, play, screenshot, useBrowser, waitForPly } from "../lib/koma.mjs";
 
 /** @typedef {import("playwright-core").Page} Page */
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * The share of a square's pixels that are plainly red (as the check mark is).
@@ -45,7 +38,7 @@ async function redShare(page, at) {
 }
 
 test("check is marked as plainly on the xiangqi general as on the shogi king", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   // A rook (chariot) on the king's file, nothing between: the second player is in check.
   await createRoomAt(page, { variant: "shogi", mode: "local", position: "4k4/9/9/9/9/9/9/4R4/3K5 w - 1" });
   await page.locator("[data-board] [data-square='5a'].check").waitFor();
@@ -62,7 +55,7 @@ test("check is marked as plainly on the xiangqi general as on the shogi king", a
 
 test("every choice of the home page and a room is shown whole in every language", async () => {
   for (const locale of ["en-US", "de-DE", "nl-NL", "ja-JP", "zh-CN"]) {
-    const { context, page, errors } = await newPlayer(browser, { locale });
+    const { context, page, errors } = await newPlayer(browser(), { locale });
     await page.goto(`${KOMA_URL}/`);
     await page.locator("form[data-new-game]").waitFor();
     assert.deepEqual(await cutOptions(page), [], `${locale}: the home page`);
@@ -107,12 +100,12 @@ function cutOptions(page) {
 }
 
 test("on a phone, a long player name wraps in the open rooms", async () => {
-  const host = await newPlayer(browser);
+  const host = await newPlayer(browser());
   await host.page.goto(`${KOMA_URL}/`);
   await host.page.evaluate(() => localStorage.setItem("koma.name", "W".repeat(40)));
   await createRoom(host.page, { variant: "shogi", mode: "online" });
   const id = new URL(host.page.url()).pathname.split("/").pop();
-  const phone = await newPlayer(browser, { viewport: PHONE });
+  const phone = await newPlayer(browser(), { viewport: PHONE });
   await phone.page.goto(`${KOMA_URL}/`);
   await phone.page.locator(`[data-lobby-rooms] [data-room-id="${id}"]`).waitFor();
   await screenshot(phone.page, "home-long-name-phone");
@@ -124,8 +117,8 @@ test("on a phone, a long player name wraps in the open rooms", async () => {
 });
 
 test("on a phone, the notice of an away player the computer took over stands clear of their name", async () => {
-  const host = await newPlayer(browser, { viewport: PHONE });
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser(), { viewport: PHONE });
+  const guest = await newPlayer(browser());
   // 10 s a move: the computer takes over before the guest's clock runs out, and moves.
   const id = await createRoom(host.page, { variant: "xiangqi", mode: "online", settings: { time_per_move: "10" } });
   await acceptInvitation(host.page, guest.page);

@@ -5,20 +5,13 @@
  * link analyses the game through its room, which keeps it for the next visit.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, assertResult, createRoom, createRoomAt, launch, newPlayer, play, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, assertResult, createRoom, createRoomAt, newPlayer, play, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("my games lists a finished game and the running one above it", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const lost = await createRoom(page, { variant: "minishogi", mode: "computer", level: 1 });
   await play(page, lost, "5d5c");
   await waitForPly(page, 2);
@@ -54,7 +47,7 @@ test("my games lists a finished game and the running one above it", async () => 
 });
 
 test("the analysis link analyses the room's game once; the next visit shows the kept analysis at once", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   // Sente drops the gold on 5b, guarded by the pawn on 5c: mate.
   const id = await createRoomAt(page, { variant: "shogi", mode: "local", position: "4k4/9/4P4/9/9/9/9/9/4K4 b G 1" });
   await play(page, id, "G*5b");

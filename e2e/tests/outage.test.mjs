@@ -15,19 +15,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { launch, newPlayer } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { newPlayer, useBrowser } from "../lib/koma.mjs";
 
 const KOMA_BIN = process.env.KOMA_BIN ?? new URL("../../target/debug/koma", import.meta.url).pathname;
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** @returns {Promise<number>} a loopback port free now */
 function freePort() {
@@ -76,8 +69,8 @@ test("with the server down the page says the connection is lost and retries, and
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let server = await serve(port, dir);
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   try {
     await host.page.goto(`${url}/`);
     const form = host.page.locator("form[data-new-game]");

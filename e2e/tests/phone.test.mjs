@@ -5,21 +5,14 @@
  * kept in target/e2e-screenshots/.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { PHONE, createRoom, launch, newPlayer, screenshot } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { PHONE, createRoom, newPlayer, screenshot, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 for (const variant of ["shogi", "minishogi", "annan", "xiangqi"]) {
   test(`${variant}: the board fits a phone`, async () => {
-    const { context, page, errors } = await newPlayer(browser, { viewport: PHONE });
+    const { context, page, errors } = await newPlayer(browser(), { viewport: PHONE });
     await createRoom(page, { variant, mode: "local" });
     await screenshot(page, `${variant}-phone`);
     const board = await page.locator("[data-board]").boundingBox();

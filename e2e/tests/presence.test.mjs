@@ -7,27 +7,20 @@
  * final clocks and nobody away.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, assertResult, createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, acceptInvitation, assertResult, createRoom, newPlayer, play, room, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("spectators are counted and a player's leaving shows at once", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
   await host.page.locator('[data-spectators="0"]').waitFor();
   // The guest's socket opens after their seat event: only presence tells the host.
   await acceptInvitation(host.page, guest.page);
 
-  const watcher = await newPlayer(browser);
+  const watcher = await newPlayer(browser());
   await watcher.page.goto(`${KOMA_URL}/rooms/${id}`);
   await watcher.page.locator("[data-board]").waitFor();
   for (const page of [host.page, guest.page, watcher.page]) await page.locator('[data-spectators="1"]').waitFor();
@@ -42,8 +35,8 @@ test("spectators are counted and a player's leaving shows at once", async () => 
 });
 
 test("a player renames their seat and both players see the name", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "shogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
   const form = host.page.locator("form[data-rename]");
@@ -68,7 +61,7 @@ test("a player renames their seat and both players see the name", async () => {
 });
 
 test("on one device the two players name their own seats", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "annan", mode: "local" });
   const form = page.locator("form[data-rename]");
   await form.locator("select[name=seat]").selectOption("second");
@@ -85,8 +78,8 @@ test("on one device the two players name their own seats", async () => {
 });
 
 test("a player who leaves on a 10 s move is taken over in time; the game lost on time shows 0.0 and nobody away", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online", settings: { time_per_move: "10" } });
   await acceptInvitation(host.page, guest.page);
   await play(host.page, id, "5d5c", [host.page, guest.page]);

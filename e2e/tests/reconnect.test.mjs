@@ -10,21 +10,14 @@
  * routed socket, and sockets opened while offline are closed at once.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { acceptInvitation, createRoom, launch, moveList, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { acceptInvitation, createRoom, moveList, newPlayer, play, room, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("a player who loses the network gets back what was missed", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
 
   let offline = false;
   /** @type {Set<{page: import("playwright-core").WebSocketRoute, server: import("playwright-core").WebSocketRoute}>} */

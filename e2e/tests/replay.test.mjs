@@ -6,17 +6,10 @@
  * where; a room's record opens from its record box.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, createRoom, launch, moveList, newPlayer, pieces, play } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, createRoom, moveList, newPlayer, pieces, play, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** A short game: the bishops are exchanged and Sente drops one on 4e; Gote resigns. Commented. */
 const KIF = `手合割：平手
@@ -44,7 +37,7 @@ async function showPly(page, ply) {
 }
 
 test("a pasted KIF is replayed move by move", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   await page.goto(`${KOMA_URL}/`);
   await page.locator('a[href="/replay"]').click();
   await page.waitForURL(/\/replay$/);
@@ -91,7 +84,7 @@ test("a pasted KIF is replayed move by move", async () => {
 });
 
 test("a record that cannot be read names the line; a CSA file is read", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   await page.goto(`${KOMA_URL}/replay`);
   const form = page.locator("form[data-import]");
   await form.locator("textarea[name=record]").fill("V2.2\nPI\n+\n+7776FU\n-3334FX\n");
@@ -117,7 +110,7 @@ test("a record that cannot be read names the line; a CSA file is read", async ()
 });
 
 test("a room's game opens in the replay from its record box", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "xiangqi", mode: "local" });
   for (const move of ["h2e2", "h9g7"]) await play(page, id, move);
   await page.locator("[data-action=replay]").click();

@@ -5,21 +5,14 @@
  * Home and End jump to the start and the end.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { GAMES } from "../lib/games.mjs";
-import { KOMA_URL, createRoom, launch, newPlayer, room, waitForPly } from "../lib/koma.mjs";
+import { KOMA_URL, createRoom, newPlayer, room, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("reviewing move 8 of 32 shows move 8 in the list, its side to move and its impasse points", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "local" });
   const token = await page.evaluate((id) => JSON.parse(localStorage.getItem(`koma.room.${id}`) ?? "{}").token, id);
   const moves = GAMES.shogi.moves.slice(0, 32);

@@ -4,24 +4,17 @@
  * shows at once, and the choice is remembered on the device.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import english from "../../web/js/i18n/en.js";
-import { KOMA_URL, createRoom, launch, newPlayer, square } from "../lib/koma.mjs";
+import { KOMA_URL, createRoom, newPlayer, square, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** @param {import("playwright-core").Page} page */
 const lang = (page) => page.locator("html").getAttribute("lang");
 
 test("switching the language changes the texts and <html lang>", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "en-US" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "en-US" });
   await page.goto(`${KOMA_URL}/`);
   const create = page.locator("form[data-new-game] [data-action=create]");
   await create.waitFor();
@@ -55,7 +48,7 @@ test("switching the language changes the texts and <html lang>", async () => {
 });
 
 test("piece labels switch between traditional characters and letters", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "en-US" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "en-US" });
   /**
    * The text on the piece standing on `at`.
    * @param {string} at

@@ -10,20 +10,13 @@
  * network.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
-  acceptInvitation, closeRouted, createRoom, launch, moveList, newPlayer, play, room, roomPosts, routeRoomSockets,
-  waitForPly,
+  acceptInvitation, closeRouted, createRoom, moveList, newPlayer, play, room, roomPosts, routeRoomSockets,
+  useBrowser, waitForPly,
 } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * Clicks a board move (no promotion question) without waiting for it to land.
@@ -47,8 +40,8 @@ async function errorShown(page, code) {
 }
 
 test("moves and actions go over the socket: no POST while it is open", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const routed = await routeRoomSockets(host.context);
   const id = await createRoom(host.page, { variant: "shogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
@@ -80,8 +73,8 @@ test("moves and actions go over the socket: no POST while it is open", async () 
 });
 
 test("with the socket closed a move goes by POST, and the page shows it once the socket is back", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const routed = await routeRoomSockets(host.context);
   const id = await createRoom(host.page, { variant: "shogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
@@ -111,7 +104,7 @@ test("with the socket closed a move goes by POST, and the page shows it once the
 });
 
 test("a move the server refuses reads the same over the socket as by HTTP", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   // The page sends only legal moves: the test turns 7g7f into 7g7e on the way.
   const illegal = "7g7e";
   const routed = await routeRoomSockets(context, {
@@ -160,8 +153,8 @@ test("a move the server refuses reads the same over the socket as by HTTP", asyn
  * @param {string} type
  */
 async function gameWithOneDrop(direction, type) {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   let drop = true;
   /** @type {import("../lib/koma.mjs").FrameHook} */
   const dropOnce = (frame, socket) => {

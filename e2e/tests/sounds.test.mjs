@@ -4,20 +4,13 @@
  * room page; muting is a choice of the device and stays muted after a reload.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { createRoom, createRoomAt, launch, newPlayer, play } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { createRoom, createRoomAt, newPlayer, play, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("moves and captures sound until muted, and the mute survives a reload", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "local" });
   const mute = page.locator("[data-action=mute]");
   assert.equal(await mute.getAttribute("aria-pressed"), "false");
@@ -47,7 +40,7 @@ test("moves and captures sound until muted, and the mute survives a reload", asy
 const GOLD_DROPS = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
 
 test("a check and the game's end each have their sound", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const checked = await createRoomAt(page, { variant: "shogi", mode: "local", position: GOLD_DROPS });
   await play(page, checked, "G*4b");
   await page.locator("body[data-sound=check]").waitFor({ state: "attached" });
@@ -64,7 +57,7 @@ test("a check and the game's end each have their sound", async () => {
 });
 
 test("the last 10 seconds of the player's clock sound once per turn", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   // 10 seconds a move: every turn starts within the last 10 seconds.
   const id = await createRoom(page, { variant: "minishogi", mode: "local", settings: { time_per_move: "10" } });
   await page.locator("body[data-sound=low-time]").waitFor({ state: "attached" });

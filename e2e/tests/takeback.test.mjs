@@ -4,11 +4,10 @@
  * online the opponent is asked, and declines or accepts on their own page.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { acceptInvitation, createRoom, launch, newPlayer, play, room, waitForPly } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { acceptInvitation, createRoom, newPlayer, play, room, useBrowser, waitForPly } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
+const browser = useBrowser();
 
 /**
  * Waits until the move list of `page` holds exactly `count` moves.
@@ -19,15 +18,8 @@ async function waitForMoves(page, count) {
   await page.waitForFunction((count) => document.querySelectorAll("[data-move-list] [data-ply]").length === count, count);
 }
 
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
-
 test("against the computer a takeback removes the move and its reply", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   const id = await createRoom(page, { variant: "shogi", mode: "computer", level: 1 });
   await play(page, id, "7g7f");
   await waitForPly(page, 2);
@@ -46,8 +38,8 @@ test("against the computer a takeback removes the move and its reply", async () 
 });
 
 test("online the opponent declines a takeback, then accepts one", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "minishogi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
   const players = [host.page, guest.page];

@@ -5,20 +5,13 @@
  * page keeps the player credential the server issues.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, createRoom, launch, newPlayer } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, acceptInvitation, createRoom, newPlayer, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test("the computer and an unnamed player are named in the reader's language", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "de-DE" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "de-DE" });
   await createRoom(page, { variant: "minishogi", mode: "computer", level: 1 });
   const seats = page.locator("[data-seat] strong");
   await page.locator("[data-seat=second] strong", { hasText: "Computer, Stufe 1" }).waitFor();
@@ -36,11 +29,11 @@ test("the computer and an unnamed player are named in the reader's language", as
 });
 
 test("counts take the plural form of the language", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   await createRoom(host.page, { variant: "xiangqi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
-  const watcher = await newPlayer(browser);
+  const watcher = await newPlayer(browser());
   await watcher.page.goto(host.page.url());
   const line = host.page.locator("[data-spectators='1']");
   await line.waitFor();
@@ -63,7 +56,7 @@ test("counts take the plural form of the language", async () => {
 });
 
 test("an address with no page says so and leads home; an unknown game's rules page has a real title", async () => {
-  const { context, page, errors } = await newPlayer(browser);
+  const { context, page, errors } = await newPlayer(browser());
   for (const path of ["/no/such/page", "/rooms/"]) {
     const response = await page.goto(`${KOMA_URL}${path}`);
     assert.equal(response?.status(), 404, path);
@@ -81,9 +74,9 @@ test("an address with no page says so and leads home; an unknown game's rules pa
 });
 
 test("an open room's clock names only the parts it has", async () => {
-  const host = await newPlayer(browser);
+  const host = await newPlayer(browser());
   const id = await createRoom(host.page, { variant: "shogi", mode: "online", settings: { time_per_move: "30" } });
-  const visitor = await newPlayer(browser);
+  const visitor = await newPlayer(browser());
   await visitor.page.goto(`${KOMA_URL}/`);
   const line = visitor.page.locator("[data-lobby-rooms] li").filter({ has: visitor.page.locator(`[data-room-id="${id}"]`) });
   await line.waitFor();

@@ -6,17 +6,10 @@
  * the pieces that are those of the move list; WXF explained on the rules page.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { KOMA_URL, acceptInvitation, createRoom, launch, moveList, newPlayer, play, square } from "../lib/koma.mjs";
+import { test } from "node:test";
+import { KOMA_URL, acceptInvitation, createRoom, moveList, newPlayer, play, square, useBrowser } from "../lib/koma.mjs";
 
-/** @type {import("playwright-core").Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /**
  * The file numbers above and below the board, left to right as drawn, with the
@@ -49,8 +42,8 @@ function fileNumbers(page) {
 const pieceText = (page, at) => page.locator(`${square(at)} [data-piece]`).textContent().then((t) => t?.trim());
 
 test("each side's file numbers run along its own edge, from its right", async () => {
-  const host = await newPlayer(browser);
-  const guest = await newPlayer(browser);
+  const host = await newPlayer(browser());
+  const guest = await newPlayer(browser());
   await createRoom(host.page, { variant: "xiangqi", mode: "online" });
   await acceptInvitation(host.page, guest.page);
   const red = ["九", "八", "七", "六", "五", "四", "三", "二", "一"];
@@ -83,7 +76,7 @@ test("each side's file numbers run along its own edge, from its right", async ()
 });
 
 test("the move list is WXF or Chinese, remembered, and the letters on the pieces follow it", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "en-US" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "en-US" });
   const id = await createRoom(page, { variant: "xiangqi", mode: "local" });
   const notation = page.locator("select[name=notation]");
   assert.equal(await notation.inputValue(), "wxf", "WXF outside the Chinese page");
@@ -120,7 +113,7 @@ test("the move list is WXF or Chinese, remembered, and the letters on the pieces
 });
 
 test("the Chinese page shows Chinese move text by default", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "zh-CN" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "zh-CN" });
   const id = await createRoom(page, { variant: "xiangqi", mode: "local" });
   assert.equal(await page.locator("select[name=notation]").inputValue(), "chinese");
   await play(page, id, "h2e2");
@@ -137,7 +130,7 @@ test("the Chinese page shows Chinese move text by default", async () => {
 });
 
 test("the rules page explains WXF and Chinese notation with the board's file numbers", async () => {
-  const { context, page, errors } = await newPlayer(browser, { locale: "en-US" });
+  const { context, page, errors } = await newPlayer(browser(), { locale: "en-US" });
   await page.goto(`${KOMA_URL}/rules/xiangqi`);
   const section = page.locator("[data-section=notation]");
   await section.waitFor();
