@@ -5,6 +5,7 @@
 //! the reason, and the connection goes on.
 
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -16,7 +17,7 @@ use futures_util::SinkExt;
 use rules::Side;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::{Instant, Interval, MissedTickBehavior};
+use tokio::time::{Instant, Sleep};
 use utoipa::openapi::schema::{OneOfBuilder, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
@@ -266,23 +267,44 @@ where
     )
 }
 
-/// Pings a socket now and then and notes when its client was last heard from
-/// (any frame counts, a pong too).
+/// When a socket is pinged and when it is given up, from when it last
+/// carried traffic. A ping is sent only after `every` without a frame from
+/// the client or without one to it (a player's own moves and the events sent
+/// to them keep the socket alive, so only quiet sockets are pinged), and no
+/// sooner than `every` after the previous ping; a client silent for
+/// `timeout` (pongs count) is closed.
+///
+/// One timer serves both deadlines and is moved only when it fires, not on
+/// every frame: the frames only note the time.
 struct Heartbeat {
-    ping: Interval,
-    last_heard: Instant,
+    every: Duration,
     timeout: Duration,
+    last_heard: Instant,
+    last_sent: Instant,
+    last_pinged: Instant,
+    alarm: Pin<Box<Sleep>>,
+}
+
+/// What a socket's heartbeat asks for when its timer fires.
+enum Beat {
+    /// Nothing yet: the timer was moved to the next deadline.
+    Later,
+    Ping,
+    /// The client has been silent too long: close the socket.
+    Silent,
 }
 
 impl Heartbeat {
     fn new(config: &Config) -> Heartbeat {
+        let now = Instant::now();
         let every = config.websocket_ping_interval;
-        let mut ping = tokio::time::interval_at(Instant::now() + every, every);
-        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
         Heartbeat {
-            ping,
-            last_heard: Instant::now(),
+            every,
             timeout: config.websocket_timeout,
+            last_heard: now,
+            last_sent: now,
+            last_pinged: now,
+            alarm: Box::pin(tokio::time::sleep_until(now + every)),
         }
     }
 
@@ -290,9 +312,37 @@ impl Heartbeat {
         self.last_heard = Instant::now();
     }
 
-    /// When the socket is closed if its client stays silent.
+    fn sent(&mut self) {
+        self.last_sent = Instant::now();
+    }
+
+    fn ping_at(&self) -> Instant {
+        self.last_heard.min(self.last_sent).max(self.last_pinged) + self.every
+    }
+
     fn silent_at(&self) -> Instant {
         self.last_heard + self.timeout
+    }
+
+    /// Waits for the timer (in a `select!`).
+    fn alarm(&mut self) -> &mut Pin<Box<Sleep>> {
+        &mut self.alarm
+    }
+
+    /// What to do now that the timer fired; moves it to the next deadline.
+    fn beat(&mut self) -> Beat {
+        let now = Instant::now();
+        let beat = if now >= self.silent_at() {
+            Beat::Silent
+        } else if now >= self.ping_at() {
+            self.last_pinged = now;
+            Beat::Ping
+        } else {
+            Beat::Later
+        };
+        let next = self.ping_at().min(self.silent_at());
+        self.alarm.as_mut().reset(next);
+        beat
     }
 }
 
@@ -352,8 +402,9 @@ fn relay(
         let mut heartbeat = Heartbeat::new(&state.config);
         let max_bytes = state.config.max_message_bytes;
         let mut presence = connection.watch.presence.clone();
+        let stopped = crate::stopped(shutdown);
+        tokio::pin!(stopped);
         loop {
-            let silent_at = heartbeat.silent_at();
             let outgoing = tokio::select! {
                 frame = connection.next() => match frame {
                     Some(frame) => Message::Text(frame.json.clone()),
@@ -396,12 +447,15 @@ fn relay(
                         }
                     }
                 },
-                _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
-                () = tokio::time::sleep_until(silent_at) => {
-                    send(&mut socket, silent(), within).await;
-                    break;
-                }
-                () = crate::stopped(shutdown.clone()) => {
+                () = heartbeat.alarm() => match heartbeat.beat() {
+                    Beat::Later => continue,
+                    Beat::Ping => Message::Ping(Bytes::new()),
+                    Beat::Silent => {
+                        send(&mut socket, silent(), within).await;
+                        break;
+                    }
+                },
+                () = &mut stopped => {
                     send(&mut socket, shutting_down(), within).await;
                     break;
                 }
@@ -409,6 +463,7 @@ fn relay(
             if !send(&mut socket, outgoing, within).await {
                 break;
             }
+            heartbeat.sent();
         }
     }
 }
@@ -484,15 +539,17 @@ async fn lobby_relay(mut socket: WebSocket, ip: IpAddr, state: AppState) {
     let limits = &state.frame_limits;
     let mut bucket = limits.socket();
     let mut heartbeat = Heartbeat::new(&state.config);
+    let stopped = crate::stopped(shutdown);
+    tokio::pin!(stopped);
     loop {
         changes.borrow_and_update();
         if !send(&mut socket, text(&lobby.view()), within).await {
             return;
         }
+        heartbeat.sent();
         let earliest = Instant::now() + LOBBY_EVERY;
         let mut changed = false;
         loop {
-            let silent_at = heartbeat.silent_at();
             let outgoing = tokio::select! {
                 result = changes.changed(), if !changed => match result {
                     Ok(()) => {
@@ -513,12 +570,15 @@ async fn lobby_relay(mut socket: WebSocket, ip: IpAddr, state: AppState) {
                         },
                     }
                 },
-                _ = heartbeat.ping.tick() => Message::Ping(Bytes::new()),
-                () = tokio::time::sleep_until(silent_at) => {
-                    send(&mut socket, silent(), within).await;
-                    return;
-                }
-                () = crate::stopped(shutdown.clone()) => {
+                () = heartbeat.alarm() => match heartbeat.beat() {
+                    Beat::Later => continue,
+                    Beat::Ping => Message::Ping(Bytes::new()),
+                    Beat::Silent => {
+                        send(&mut socket, silent(), within).await;
+                        return;
+                    }
+                },
+                () = &mut stopped => {
                     send(&mut socket, shutting_down(), within).await;
                     return;
                 }
@@ -526,6 +586,7 @@ async fn lobby_relay(mut socket: WebSocket, ip: IpAddr, state: AppState) {
             if !send(&mut socket, outgoing, within).await {
                 return;
             }
+            heartbeat.sent();
         }
     }
 }

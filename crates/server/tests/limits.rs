@@ -197,6 +197,50 @@ async fn a_websocket_that_answers_no_ping_is_closed() {
     server.stop().await;
 }
 
+#[tokio::test]
+async fn a_websocket_with_traffic_is_pinged_only_once_quiet() {
+    let server = TestServer::start_config(Config {
+        websocket_ping_interval: Duration::from_millis(300),
+        websocket_timeout: Duration::from_millis(3000),
+        ..Config::default()
+    })
+    .await;
+    let (id, first, _) = server.online_room("shogi", None, json!({})).await;
+    let mut socket = raw_websocket(server.addr, &format!("/rooms/{id}/ws?token={first}")).await;
+    // A client frame every 100 ms (each answered by a pong frame): the
+    // socket carries traffic both ways, so the server has no need to ping.
+    let ping = br#"{"type":"ping"}"#;
+    let mut frame = vec![0x81, 0x80 | ping.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(ping);
+    let mut received = Vec::new();
+    let mut buffer = [0; 4096];
+    for _ in 0..15 {
+        socket.write_all(&frame).await.unwrap();
+        let end = tokio::time::Instant::now() + Duration::from_millis(100);
+        while let Ok(Ok(n)) = tokio::time::timeout_at(end, socket.read(&mut buffer)).await {
+            assert!(n > 0, "the socket closed");
+            received.extend_from_slice(&buffer[..n]);
+        }
+    }
+    assert!(
+        received.windows(6).any(|w| w == b"\"pong\""),
+        "no pong frame: {received:?}"
+    );
+    assert!(
+        !received.windows(2).any(|w| w == [0x89, 0]),
+        "pinged while busy: {received:?}"
+    );
+    // Quiet now: a ping comes within the interval.
+    let mut quiet = Vec::new();
+    let end = tokio::time::Instant::now() + Duration::from_millis(1000);
+    while let Ok(Ok(n)) = tokio::time::timeout_at(end, socket.read(&mut buffer)).await {
+        assert!(n > 0, "the socket closed");
+        quiet.extend_from_slice(&buffer[..n]);
+    }
+    assert!(quiet.windows(2).any(|w| w == [0x89, 0]), "{quiet:?}");
+    server.stop().await;
+}
+
 /// A WebSocket on `path` (under `/api/v1`) over a bare TCP stream that
 /// never answers: the handshake's response is read, nothing else.
 async fn raw_websocket(server: SocketAddr, path: &str) -> TcpStream {

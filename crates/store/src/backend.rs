@@ -95,11 +95,14 @@ impl SqliteStore {
         create_private(options.get_filename());
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A file does not hang up: pinging a connection before handing it
+            // out would only cost a round trip to its worker thread.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         hash_legacy_tokens!(&pool);
-        let appends = GroupCommit::start(pool.clone());
+        let appends = GroupCommit::start(PoolWriter::new(pool.clone()));
         Ok(SqliteStore { pool, appends })
     }
 }
@@ -131,22 +134,46 @@ impl PostgresStore {
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
         hash_legacy_tokens!(&pool);
-        let appends = GroupCommit::start(pool.clone());
+        let appends = GroupCommit::start(PoolWriter::new(pool.clone()));
         Ok(PostgresStore { pool, appends })
     }
 }
 
-/// `writer_impl!(Database, fence_check)`: the group commit's writer over a
-/// pool, the appends in one transaction, each seat before its events, each
+/// The group commit's writer: one connection of the pool, kept from batch
+/// to batch. sqlx pings a connection when it goes back to the pool and again
+/// when it is taken (each ping a round trip to SQLite's worker thread, or to
+/// PostgreSQL), so a batch on a connection taken for it costs three round
+/// trips where its statement needs one; a kept connection also keeps
+/// SQLite's page cache, which another connection's commit would invalidate.
+pub(crate) struct PoolWriter<DB: sqlx::Database> {
+    pool: sqlx::Pool<DB>,
+    connection: Option<sqlx::pool::PoolConnection<DB>>,
+}
+
+impl<DB: sqlx::Database> PoolWriter<DB> {
+    pub(crate) fn new(pool: sqlx::Pool<DB>) -> PoolWriter<DB> {
+        PoolWriter {
+            pool,
+            connection: None,
+        }
+    }
+}
+
+/// `writer_impl!(Database, fence_check, fenced_insert)`: the group commit's
+/// writer, the appends in one transaction, each seat before its events, each
 /// fenced append after `fence_check` found its lease still held (the
-/// statement locks the lease row where the database can, so a takeover
-/// waits for this transaction and then sees its events). A batch of one
-/// event, without seat or lease, is its `INSERT` alone, a transaction by itself.
+/// statement locks the lease row where the database can, so a takeover waits
+/// for this transaction and then sees its events). A batch of one event
+/// without a seat is one statement, a transaction by itself: its `INSERT`,
+/// or with a lease `fenced_insert`, which inserts only while the lease is
+/// held and locks its row as `fence_check` does. After a failed
+/// batch the connection goes back to the pool, which closes it if it broke,
+/// and the next batch takes another.
 macro_rules! writer_impl {
-    ($database:ty, $fence_check:expr) => {
+    ($database:ty, $fence_check:expr, $fenced_insert:expr) => {
         #[async_trait]
-        impl Writer for sqlx::Pool<$database> {
-            async fn write(&self, appends: &[Append]) -> Result<()> {
+        impl Writer for PoolWriter<$database> {
+            async fn write(&mut self, appends: &[Append]) -> Result<()> {
                 /// The statement that stores one of `room_id`'s events.
                 fn insert_event<'a>(
                     room_id: &'a str,
@@ -164,55 +191,89 @@ macro_rules! writer_impl {
                     .bind(&event.data)
                 }
 
-                // One event alone is one statement, atomic and durable by
-                // itself: without BEGIN and COMMIT it costs one round trip to
-                // the database (SQLite's worker thread) instead of three.
-                if let [
-                    Append {
-                        room_id,
-                        events,
-                        seat: None,
-                        lease: None,
-                    },
-                ] = appends
-                    && let [event] = events.as_slice()
-                {
-                    insert_event(room_id, event).execute(self).await?;
-                    return Ok(());
-                }
-                let mut tx = self.begin().await?;
-                for append in appends {
-                    if let Some(lease) = &append.lease {
-                        let held: Option<i64> = sqlx::query_scalar($fence_check)
-                            .bind(&append.room_id)
+                /// The batch on `connection`.
+                async fn write_batch(
+                    connection: &mut <$database as sqlx::Database>::Connection,
+                    appends: &[Append],
+                ) -> Result<()> {
+                    // One event alone is one statement, atomic and durable by
+                    // itself: without BEGIN, the fence check and COMMIT it costs
+                    // one round trip to the database (SQLite's worker thread,
+                    // PostgreSQL's server) instead of three or four.
+                    if let [
+                        Append {
+                            room_id,
+                            events,
+                            seat: None,
+                            lease,
+                        },
+                    ] = appends
+                        && let [event] = events.as_slice()
+                    {
+                        let Some(lease) = lease else {
+                            insert_event(room_id, event).execute(connection).await?;
+                            return Ok(());
+                        };
+                        let inserted = sqlx::query($fenced_insert)
+                            .bind(room_id)
+                            .bind(event.seq)
+                            .bind(event.at)
+                            .bind(&event.kind)
+                            .bind(&event.data)
                             .bind(&lease.node)
                             .bind(lease.fence)
-                            .fetch_optional(&mut *tx)
+                            .execute(connection)
                             .await?;
-                        if held.is_none() {
-                            return Err(StoreError::Fenced);
+                        return if inserted.rows_affected() == 1 {
+                            Ok(())
+                        } else {
+                            Err(StoreError::Fenced)
+                        };
+                    }
+                    let mut tx = sqlx::Connection::begin(connection).await?;
+                    for append in appends {
+                        if let Some(lease) = &append.lease {
+                            let held: Option<i64> = sqlx::query_scalar($fence_check)
+                                .bind(&append.room_id)
+                                .bind(&lease.node)
+                                .bind(lease.fence)
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                            if held.is_none() {
+                                return Err(StoreError::Fenced);
+                            }
                         }
-                    }
-                    if let Some(seat) = &append.seat {
-                        sqlx::query(
-                            "INSERT INTO seats (room_id, seat, token, token_hash, player) \
-                             VALUES ($1, $2, '', $3, $4)",
-                        )
-                        .bind(&seat.room_id)
-                        .bind(&seat.seat)
-                        .bind(&seat.token_hash)
-                        .bind(&seat.player)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                    for event in &append.events {
-                        insert_event(&append.room_id, event)
+                        if let Some(seat) = &append.seat {
+                            sqlx::query(
+                                "INSERT INTO seats (room_id, seat, token, token_hash, player) \
+                                 VALUES ($1, $2, '', $3, $4)",
+                            )
+                            .bind(&seat.room_id)
+                            .bind(&seat.seat)
+                            .bind(&seat.token_hash)
+                            .bind(&seat.player)
                             .execute(&mut *tx)
                             .await?;
+                        }
+                        for event in &append.events {
+                            insert_event(&append.room_id, event)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
                     }
+                    tx.commit().await?;
+                    Ok(())
                 }
-                tx.commit().await?;
-                Ok(())
+
+                let connection = match &mut self.connection {
+                    Some(connection) => connection,
+                    None => self.connection.insert(self.pool.acquire().await?),
+                };
+                let outcome = write_batch(connection, appends).await;
+                if outcome.is_err() {
+                    self.connection = None;
+                }
+                outcome
             }
         }
     };
@@ -221,11 +282,15 @@ macro_rules! writer_impl {
 // SQLite has one writer at a time, so the lease cannot change under the check.
 writer_impl!(
     Sqlite,
-    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3"
+    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3",
+    "INSERT INTO events (room_id, seq, at, kind, data) SELECT $1, $2, $3, $4, $5 \
+     WHERE EXISTS (SELECT 1 FROM leases WHERE room_id = $1 AND node = $6 AND fence = $7)"
 );
 writer_impl!(
     Postgres,
-    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE"
+    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE",
+    "INSERT INTO events (room_id, seq, at, kind, data) SELECT $1, $2, $3, $4, $5 \
+     WHERE EXISTS (SELECT 1 FROM leases WHERE room_id = $1 AND node = $6 AND fence = $7 FOR SHARE)"
 );
 
 /// How many leases one statement of [`Store::renew_leases`] renews.

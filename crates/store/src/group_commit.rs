@@ -37,9 +37,9 @@ pub(crate) struct Append {
 
 /// What a backend does for the writer: store appends in one transaction.
 #[async_trait]
-pub(crate) trait Writer: Send + Sync + 'static {
+pub(crate) trait Writer: Send + 'static {
     /// Stores every one of `appends` in one transaction, in order, or none.
-    async fn write(&self, appends: &[Append]) -> Result<()>;
+    async fn write(&mut self, appends: &[Append]) -> Result<()>;
 }
 
 /// The queue to a store's writer task.
@@ -73,7 +73,7 @@ impl GroupCommit {
 
 /// The writer task: one transaction per batch of waiting appends.
 async fn write_batches(
-    writer: impl Writer,
+    mut writer: impl Writer,
     mut waiting: mpsc::Receiver<(Append, oneshot::Sender<Result<()>>)>,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);

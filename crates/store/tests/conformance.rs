@@ -555,6 +555,14 @@ async fn leases_and_fencing(store: &dyn Store) {
         Err(StoreError::Fenced)
     ));
     assert_eq!(store.seats(&id).await.unwrap(), []);
+    // Nor a lone event (one statement, not a transaction).
+    assert!(matches!(
+        store
+            .append_events_fenced(&id, &[event(2, "move", "{}")], None, Some(&again))
+            .await,
+        Err(StoreError::Fenced)
+    ));
+    assert_eq!(store.events(&id, 0).await.unwrap().len(), 1);
     store
         .append_events_fenced(&id, &[event(2, "move", "{}")], None, Some(&taken))
         .await
