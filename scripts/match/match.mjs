@@ -8,11 +8,13 @@
 // Engine A plays first in odd games, second in even ones; each pair of games
 // starts from the same random opening of --opening plies (default 2). The
 // line before the last gives each engine's median depth and nodes a move
-// (from its last `info` line before each `bestmove`); the last line gives
+// (from its last `info` line before each `bestmove`) and median and longest
+// time a move (from `go` to `bestmove`); the last line gives
 // A's score with its ±2σ interval and the Elo difference.
-// --log appends a line per move: game, ply, engine, move, and the depth,
-// score and nodes of the engine's last `info` line; the opening's moves come
-// first, with `-` for the engine, so that any position can be set up again.
+// --log appends a line per move: game, ply, engine, move, the depth, score
+// and nodes of the engine's last `info` line, and the milliseconds from `go`
+// to `bestmove` as this script saw them; the opening's moves come first,
+// with `-` for the engine, so that any position can be set up again.
 // --go replaces `movetime MS` in each `go` command (e.g. `depth 8` or
 // `nodes 100000`), for both engines; --a-go and --b-go for one engine only.
 // --a-option and --b-option (repeatable) set a USI/UCI option of one engine
@@ -65,9 +67,11 @@ class Engine {
       return [option.slice(0, eq), option.slice(eq + 1)];
     });
     this.waiters = [];
-    // The depth and nodes of each move's last `info` line, for the summary.
+    // The depth and nodes of each move's last `info` line, and the time
+    // from `go` to `bestmove`, for the summary.
     this.depths = [];
     this.nodes = [];
+    this.times = [];
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
       const info = line.match(/^info .*\bdepth (\d+).*\bscore (cp|mate) (-?\d+)/);
       const nodes = line.match(/^info .*\bnodes (\d+)/);
@@ -117,11 +121,14 @@ class Engine {
     const list = moves.map((m) => this.toEngine(m)).join(" ");
     this.proc.kill("SIGCONT");
     this.send(`position startpos${list ? " moves " + list : ""}`);
-    this.send(`go ${this.go}`);
     this.last = "";
     this.lastDepth = this.lastNodes = undefined;
+    const asked = performance.now();
+    this.send(`go ${this.go}`);
     const line = await this.until((l) => l.startsWith("bestmove"));
+    this.lastTime = Math.round(performance.now() - asked);
     this.proc.kill("SIGSTOP");
+    this.times.push(this.lastTime);
     if (this.lastDepth !== undefined) this.depths.push(this.lastDepth);
     if (this.lastNodes !== undefined) this.nodes.push(this.lastNodes);
     return this.fromEngine(line.split(/\s+/)[1]);
@@ -186,7 +193,7 @@ for (let game = 1; game <= Number(opt.games); game++) {
       break;
     }
     moves.push(move);
-    if (opt.log) appendFileSync(opt.log, `${game} ${moves.length} ${moverName.toUpperCase()} ${move} ${mover.last}\n`);
+    if (opt.log) appendFileSync(opt.log, `${game} ${moves.length} ${moverName.toUpperCase()} ${move} ${mover.last} ms ${mover.lastTime}\n`);
     const s = status(moves);
     if (s.illegal) verdict = { winner: other, reason: `illegal ${move}: ${s.illegal}` };
     else if (s.result === "draw") verdict = { winner: "draw", reason: s.reason };
@@ -207,7 +214,7 @@ a.quit();
 b.quit();
 process.exit(0);
 
-/** How deep and how far an engine searched: medians over its moves. */
+/** How deep, how far and how long an engine searched: medians over its moves. */
 function searched(engine) {
   const median = (values) => {
     if (values.length === 0) return undefined;
@@ -219,7 +226,8 @@ function searched(engine) {
   const nodes = median(engine.nodes);
   if (depth === undefined) return "no search reported";
   const perMove = nodes === undefined ? "" : `, ${Math.round(nodes).toLocaleString("en-US")} nodes a move`;
-  return `median depth ${depth}${perMove}`;
+  const time = `, ${Math.round(median(engine.times))} ms a move (longest ${Math.max(...engine.times)})`;
+  return `median depth ${depth}${perMove}${time}`;
 }
 
 /** A's score with its ±2σ interval, and the Elo difference it implies. */

@@ -26,23 +26,23 @@ const NEXT_ITERATION_SHARE: f64 = 0.55;
 #[derive(Clone, Debug)]
 pub(crate) struct TimeManager {
     start: Instant,
-    soft: Option<Duration>,
-    hard: Option<Duration>,
+    budgets: Budgets,
 }
 
 impl TimeManager {
     /// Budgets for `us` under `limits`, counted from `start`.
     pub(crate) fn new(limits: &Limits, us: Side, start: Instant) -> TimeManager {
-        let (soft, hard) = budgets(limits, us);
-        TimeManager { start, soft, hard }
+        TimeManager {
+            start,
+            budgets: budgets(limits, us),
+        }
     }
 
     /// A manager without budgets (ponder before `ponderhit`, infinite).
     pub(crate) fn unlimited(start: Instant) -> TimeManager {
         TimeManager {
             start,
-            soft: None,
-            hard: None,
+            budgets: Budgets::default(),
         }
     }
 
@@ -53,33 +53,59 @@ impl TimeManager {
 
     /// The hard budget is spent: stop searching now.
     pub(crate) fn out_of_time(&self) -> bool {
-        self.hard.is_some_and(|hard| self.elapsed() >= hard)
+        self.budgets.out_of_time(self.elapsed())
     }
 
     /// Enough of the soft budget is spent that a new iteration would not finish.
     pub(crate) fn iteration_too_late(&self) -> bool {
+        self.budgets.iteration_too_late(self.elapsed())
+    }
+}
+
+/// How long one search may take; `None` for no time limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Budgets {
+    /// Checked between iterations: what the move should take.
+    soft: Option<Duration>,
+    /// Checked during the search: what the move may take at most.
+    hard: Option<Duration>,
+    /// Time that is lost unless this move uses it (the byoyomi): no
+    /// iteration is refused before it is spent, whatever the soft budget
+    /// says, since stopping early saves nothing for later moves.
+    free: Duration,
+}
+
+impl Budgets {
+    fn out_of_time(&self, elapsed: Duration) -> bool {
+        self.hard.is_some_and(|hard| elapsed >= hard)
+    }
+
+    fn iteration_too_late(&self, elapsed: Duration) -> bool {
         self.soft.is_some_and(|soft| {
-            self.elapsed().as_secs_f64() >= soft.as_secs_f64() * NEXT_ITERATION_SHARE
+            elapsed >= soft.mul_f64(NEXT_ITERATION_SHARE) && elapsed >= self.free
         })
     }
 }
 
-/// `(soft, hard)` budgets; `None` for no time limit.
-fn budgets(limits: &Limits, us: Side) -> (Option<Duration>, Option<Duration>) {
+/// The budgets of a search for `us` under `limits`.
+fn budgets(limits: &Limits, us: Side) -> Budgets {
     if limits.infinite {
-        return (None, None);
+        return Budgets::default();
     }
     if let Some(move_time) = limits.move_time {
         // `movetime` asks for exactly that long: no soft budget.
         let budget = move_time
             .saturating_sub(MOVE_TIME_MARGIN)
             .max(Duration::from_millis(1));
-        return (None, Some(budget));
+        return Budgets {
+            hard: Some(budget),
+            ..Budgets::default()
+        };
     }
     let left = limits.time_of(us);
     let byoyomi = limits.byoyomi;
     if left.is_none() && byoyomi.is_zero() {
-        return (None, None);
+        return Budgets::default();
     }
     let left = left.unwrap_or_default();
     let increment = limits.increment[us.index()];
@@ -90,10 +116,12 @@ fn budgets(limits: &Limits, us: Side) -> (Option<Duration>, Option<Duration>) {
     let soft = left / moves_to_go + increment * 3 / 4 + byoyomi;
     let hard = (soft * 4).min(left * 3 / 4 + byoyomi);
     let floor = Duration::from_millis(1);
-    (
-        Some(soft.saturating_sub(OVERHEAD).max(floor)),
-        Some(hard.saturating_sub(OVERHEAD).max(floor)),
-    )
+    let hard = hard.saturating_sub(OVERHEAD).max(floor);
+    Budgets {
+        soft: Some(soft.saturating_sub(OVERHEAD).max(floor)),
+        hard: Some(hard),
+        free: byoyomi.saturating_sub(OVERHEAD).min(hard),
+    }
 }
 
 #[cfg(test)]
@@ -104,17 +132,53 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// Soft and hard budgets alone, for the tests that need nothing else.
+    fn soft_hard(budgets: &Budgets) -> (Option<Duration>, Option<Duration>) {
+        (budgets.soft, budgets.hard)
+    }
+
     #[test]
-    fn byoyomi_alone_uses_the_byoyomi_less_overhead() {
+    fn byoyomi_alone_is_searched_to_its_end() {
         let limits = Limits {
             time: [Some(Duration::ZERO), Some(Duration::ZERO)],
             byoyomi: ms(1000),
             ..Limits::default()
         };
+        let budgets = budgets(&limits, Side::First);
         assert_eq!(
-            budgets(&limits, Side::First),
-            (Some(ms(970)), Some(ms(970)))
+            budgets,
+            Budgets {
+                soft: Some(ms(970)),
+                hard: Some(ms(970)),
+                free: ms(970),
+            }
         );
+        // An unused byoyomi is lost: past 55% of it an iteration still
+        // starts (it stopped there before), and only the hard budget ends it.
+        assert!(!budgets.iteration_too_late(ms(600)));
+        assert!(!budgets.iteration_too_late(ms(969)));
+        assert!(budgets.iteration_too_late(ms(970)));
+        assert!(!budgets.out_of_time(ms(969)));
+        assert!(budgets.out_of_time(ms(970)));
+    }
+
+    #[test]
+    fn main_time_with_byoyomi_spends_the_byoyomi_before_stopping_early() {
+        let limits = Limits {
+            time: [Some(ms(60_000)), Some(ms(300))],
+            byoyomi: ms(1000),
+            ..Limits::default()
+        };
+        // Plenty of main time: a thirtieth of it on top of the byoyomi.
+        let plenty = budgets(&limits, Side::First);
+        assert_eq!(soft_hard(&plenty), (Some(ms(2970)), Some(ms(11_970))));
+        assert!(!plenty.iteration_too_late(ms(1600)));
+        assert!(plenty.iteration_too_late(ms(1700)));
+        // Little main time: the byoyomi is the least a move takes.
+        let little = budgets(&limits, Side::Second);
+        assert_eq!(soft_hard(&little), (Some(ms(980)), Some(ms(1195))));
+        assert!(!little.iteration_too_late(ms(600)));
+        assert!(little.iteration_too_late(ms(970)));
     }
 
     #[test]
@@ -123,25 +187,54 @@ mod tests {
             time: [Some(ms(60_000)), Some(ms(1_000))],
             ..Limits::default()
         };
-        let (soft, hard) = budgets(&limits, Side::First);
-        assert_eq!(soft, Some(ms(2000 - 30)));
-        assert_eq!(hard, Some(ms(8000 - 30)));
+        let spread = budgets(&limits, Side::First);
+        assert_eq!(
+            soft_hard(&spread),
+            (Some(ms(2000 - 30)), Some(ms(8000 - 30)))
+        );
+        // Without byoyomi nothing is free: no iteration starts past 55% of
+        // the soft budget, the time saved going to later moves.
+        assert_eq!(spread.free, Duration::ZERO);
+        assert!(!spread.iteration_too_late(ms(1080)));
+        assert!(spread.iteration_too_late(ms(1090)));
         // The hard budget never exceeds three quarters of what is left.
         let limits = Limits {
             moves_to_go: Some(2),
             ..limits
         };
-        let (_, hard) = budgets(&limits, Side::Second);
+        let (_, hard) = soft_hard(&budgets(&limits, Side::Second));
         assert_eq!(hard, Some(ms(750 - 30)));
     }
 
     #[test]
-    fn depth_and_node_limits_have_no_clock() {
-        assert_eq!(budgets(&Limits::depth(5), Side::First), (None, None));
+    fn move_time_is_searched_in_full() {
         let move_time = Limits {
-            move_time: Some(ms(500)),
+            move_time: Some(ms(300)),
             ..Limits::default()
         };
-        assert_eq!(budgets(&move_time, Side::Second), (None, Some(ms(497))));
+        let budgets = budgets(&move_time, Side::Second);
+        assert_eq!(soft_hard(&budgets), (None, Some(ms(297))));
+        // No soft budget: iterations start until the hard budget stops one.
+        assert!(!budgets.iteration_too_late(ms(296)));
+        assert!(!budgets.out_of_time(ms(296)));
+        assert!(budgets.out_of_time(ms(297)));
+    }
+
+    #[test]
+    fn depth_node_and_infinite_limits_have_no_clock() {
+        for limits in [
+            Limits::depth(5),
+            Limits::nodes(26_000),
+            Limits {
+                infinite: true,
+                move_time: Some(ms(300)),
+                ..Limits::default()
+            },
+        ] {
+            let budgets = budgets(&limits, Side::First);
+            assert_eq!(budgets, Budgets::default());
+            assert!(!budgets.iteration_too_late(ms(1_000_000)));
+            assert!(!budgets.out_of_time(ms(1_000_000)));
+        }
     }
 }
