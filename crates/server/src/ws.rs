@@ -285,13 +285,13 @@ struct Heartbeat {
     alarm: Pin<Box<Sleep>>,
 }
 
-/// What a socket's heartbeat asks for when its timer fires.
-enum Beat {
-    /// Nothing yet: the timer was moved to the next deadline.
-    Later,
+/// What interrupts a socket's relay, besides its frames.
+enum Interruption {
+    /// The socket has been quiet: ping it.
     Ping,
-    /// The client has been silent too long: close the socket.
-    Silent,
+    /// The socket ends (its client is silent, or the server shuts down):
+    /// send this close frame.
+    End(Message),
 }
 
 impl Heartbeat {
@@ -324,25 +324,35 @@ impl Heartbeat {
         self.last_heard + self.timeout
     }
 
-    /// Waits for the timer (in a `select!`).
-    fn alarm(&mut self) -> &mut Pin<Box<Sleep>> {
-        &mut self.alarm
+    /// Waits until the socket must be pinged or closed, or `stopped` (the
+    /// server's shutdown) is done. Cancel-safe: a `select!` may drop it.
+    async fn interruption(&mut self, stopped: Pin<&mut impl Future<Output = ()>>) -> Interruption {
+        tokio::select! {
+            due = self.due() => due,
+            () = stopped => Interruption::End(shutting_down()),
+        }
     }
 
-    /// What to do now that the timer fired; moves it to the next deadline.
-    fn beat(&mut self) -> Beat {
-        let now = Instant::now();
-        let beat = if now >= self.silent_at() {
-            Beat::Silent
-        } else if now >= self.ping_at() {
-            self.last_pinged = now;
-            Beat::Ping
-        } else {
-            Beat::Later
-        };
-        let next = self.ping_at().min(self.silent_at());
-        self.alarm.as_mut().reset(next);
-        beat
+    /// Waits until a deadline is due, moving the timer to the next one each
+    /// time it fires.
+    async fn due(&mut self) -> Interruption {
+        loop {
+            (&mut self.alarm).await;
+            let now = Instant::now();
+            let due = if now >= self.silent_at() {
+                Some(Interruption::End(silent()))
+            } else if now >= self.ping_at() {
+                self.last_pinged = now;
+                Some(Interruption::Ping)
+            } else {
+                None
+            };
+            let next = self.ping_at().min(self.silent_at());
+            self.alarm.as_mut().reset(next);
+            if let Some(due) = due {
+                return due;
+            }
+        }
     }
 }
 
@@ -447,18 +457,13 @@ fn relay(
                         }
                     }
                 },
-                () = heartbeat.alarm() => match heartbeat.beat() {
-                    Beat::Later => continue,
-                    Beat::Ping => Message::Ping(Bytes::new()),
-                    Beat::Silent => {
-                        send(&mut socket, silent(), within).await;
+                interruption = heartbeat.interruption(stopped.as_mut()) => match interruption {
+                    Interruption::Ping => Message::Ping(Bytes::new()),
+                    Interruption::End(close) => {
+                        send(&mut socket, close, within).await;
                         break;
                     }
                 },
-                () = &mut stopped => {
-                    send(&mut socket, shutting_down(), within).await;
-                    break;
-                }
             };
             if !send(&mut socket, outgoing, within).await {
                 break;
@@ -570,18 +575,13 @@ async fn lobby_relay(mut socket: WebSocket, ip: IpAddr, state: AppState) {
                         },
                     }
                 },
-                () = heartbeat.alarm() => match heartbeat.beat() {
-                    Beat::Later => continue,
-                    Beat::Ping => Message::Ping(Bytes::new()),
-                    Beat::Silent => {
-                        send(&mut socket, silent(), within).await;
+                interruption = heartbeat.interruption(stopped.as_mut()) => match interruption {
+                    Interruption::Ping => Message::Ping(Bytes::new()),
+                    Interruption::End(close) => {
+                        send(&mut socket, close, within).await;
                         return;
                     }
                 },
-                () = &mut stopped => {
-                    send(&mut socket, shutting_down(), within).await;
-                    return;
-                }
             };
             if !send(&mut socket, outgoing, within).await {
                 return;
