@@ -29,9 +29,9 @@
 //! and takes what its move captures, but never sees the reply: it takes a
 //! defended piece with a bigger one and leaves pieces where they can be
 //! taken, and a beginner who only avoids hanging pieces beats it (the
-//! `ladder` example's hang-avoider wins 64% to 99% of its games against it,
-//! docs/strength.md). With the captures after its move (quiescence) it won
-//! 92% to 100% of them, even with ±1,000 cp of noise. The first iteration
+//! `ladder` example's hang-avoider wins 62% to 99% of its games against it,
+//! docs/strength.md); with the captures after its move (quiescence), level 1
+//! won most of them even with ±1,000 cp of noise. The first iteration
 //! always completes, so depth, not nodes, is its limit.
 //!
 //! Each level also names the transposition table it needs
