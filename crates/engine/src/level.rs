@@ -12,19 +12,27 @@
 //! of the best one: reasonable moves, not random ones, but it overlooks
 //! losing a piece whose value the noise hides.
 //!
-//! | Level | Depth | Nodes per move | Noise (cp) |
-//! |------:|------:|---------------:|-----------:|
-//! | 1     | 1     | 300            | ±250       |
-//! | 2     | 2     | 1,000          | ±150       |
-//! | 3     | -     | 3,000          | ±90        |
-//! | 4     | -     | 10,000         | ±50        |
-//! | 5     | -     | 30,000         | ±25        |
-//! | 6     | -     | 100,000        | ±10        |
-//! | 7     | -     | 300,000        | 0          |
-//! | 8     | -     | the clock's    | 0          |
+//! | Level | Depth | Nodes per move | Noise (cp) | Quiescence |
+//! |------:|------:|---------------:|-----------:|:----------:|
+//! | 1     | 1     | 300            | ±250       | no         |
+//! | 2     | 2     | 1,000          | ±150       | yes        |
+//! | 3     | -     | 3,000          | ±90        | yes        |
+//! | 4     | -     | 10,000         | ±50        | yes        |
+//! | 5     | -     | 30,000         | ±25        | yes        |
+//! | 6     | -     | 100,000        | ±10        | yes        |
+//! | 7     | -     | 300,000        | 0          | yes        |
+//! | 8     | -     | the clock's    | 0          | yes        |
 //!
-//! Level 1 sees one ply and the captures that follow it; the first
-//! iteration always completes, so depth, not nodes, is its limit.
+//! Level 1 sees its own move and nothing after it: each position its moves
+//! reach is judged by its static evaluation (plus noise), or as lost for
+//! the side to move when that side has no legal move. So it mates in one
+//! and takes what its move captures, but never sees the reply: it takes a
+//! defended piece with a bigger one and leaves pieces where they can be
+//! taken, and a beginner who only avoids hanging pieces beats it (the
+//! `ladder` example's hang-avoider wins 62% to 99% of its games against it,
+//! docs/strength.md); with the captures after its move (quiescence), level 1
+//! won most of them even with ±1,000 cp of noise. The first iteration
+//! always completes, so depth, not nodes, is its limit.
 //!
 //! Each level also names the transposition table it needs
 //! ([`Level::hash_mb`]): a node stores at most one 16-byte entry, so a
@@ -56,6 +64,9 @@ pub(crate) struct Strength {
     pub(crate) nodes: Option<u64>,
     /// Half-width of the evaluation noise, in centipawns.
     pub(crate) noise: i32,
+    /// Whether the search looks at the captures after its last ply
+    /// (quiescence); without it, a leaf is its static evaluation.
+    pub(crate) quiescence: bool,
 }
 
 impl Level {
@@ -110,6 +121,7 @@ impl Level {
                     depth: None,
                     nodes: None,
                     noise: 0,
+                    quiescence: true,
                 };
             }
         };
@@ -117,6 +129,7 @@ impl Level {
             depth,
             nodes: Some(nodes),
             noise,
+            quiescence: self.0 > 1,
         }
     }
 }
@@ -169,11 +182,13 @@ mod tests {
                 unreachable!()
             };
             assert!(stronger.noise < weaker.noise || stronger.noise == 0);
+            assert!(stronger.quiescence >= weaker.quiescence);
             assert!(stronger.depth.unwrap_or(u32::MAX) > weaker.depth.unwrap_or(u32::MAX) - 1);
             let (weak_nodes, strong_nodes) = (weaker.nodes.unwrap(), stronger.nodes);
             assert!(strong_nodes.is_none_or(|nodes| nodes >= 3 * weak_nodes));
         }
         assert_eq!(Level::MAX.node_budget(), None);
+        assert!(!Level::MIN.strength().quiescence && Level::new(2).unwrap().strength().quiescence);
         assert_eq!("8".parse(), Ok(Level::MAX));
         assert!("0".parse::<Level>().is_err() && "9".parse::<Level>().is_err());
     }

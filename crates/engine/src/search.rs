@@ -635,6 +635,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let cut_node = node == Node::Cut;
         self.pv[ply].clear();
         if depth <= 0 {
+            // A level without quiescence (level 1) judges the leaf as it
+            // stands, a side without a legal move having lost.
+            if !self.job.strength.quiescence {
+                self.count_node();
+                if pos.legal_moves().is_empty() {
+                    return mated_in(ply);
+                }
+                return self.eval(pos);
+            }
             return self.quiescence(pos, alpha, beta, ply, true);
         }
         if self.count_node() {

@@ -148,6 +148,41 @@ fn a_hanging_rook_is_taken_at_every_level() {
 }
 
 #[test]
+fn level_one_sees_its_own_move_and_not_the_reply() {
+    // It wins in one, in every game: a leaf with no legal move is lost for
+    // the side to move (in minishogi G*3b, which leaves gote no move, wins
+    // as well as the mate G*5b).
+    let wins = [
+        (Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+        (Variant::Minishogi, "k4/5/P4/5/4K b G 1"),
+        (Variant::Annan, "8k/9/8P/9/9/9/9/9/4K4 b G 1"),
+        (Variant::Xiangqi, "4k4/8R/R8/9/9/9/9/9/9/3K5 w - - 0 1"),
+    ];
+    for (variant, text) in wins {
+        let mut engine = engine(variant, Level::MIN);
+        engine.set_position(Some(text), &[]).unwrap();
+        let info = engine.search(Limits::default()).info.unwrap();
+        assert_eq!(info.score, Score::Mate(1), "{variant}");
+    }
+    // Its rook takes the gold on 5d that the silver on 4c guards: level 1
+    // counts the gold and never looks at the recapture; level 2 does.
+    let text = "4k4/9/5s3/4g4/9/9/9/4R4/4K4 b - 1";
+    for seed in 0..8 {
+        let mut engine = Engine::new(EngineOptions {
+            variant: Variant::Shogi,
+            level: Level::MIN,
+            seed: Some(seed),
+            ..EngineOptions::default()
+        });
+        engine.set_position(Some(text), &[]).unwrap();
+        assert_eq!(best(&engine.search(Limits::default())).to_string(), "5h5d");
+    }
+    let mut engine = engine(Variant::Shogi, Level::new(2).unwrap());
+    engine.set_position(Some(text), &[]).unwrap();
+    assert_ne!(best(&engine.search(Limits::default())).to_string(), "5h5d");
+}
+
+#[test]
 fn a_node_limited_search_is_deterministic() {
     for variant in [Variant::Shogi, Variant::Xiangqi] {
         let run = |engine: &mut Engine| {

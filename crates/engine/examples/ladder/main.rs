@@ -2,12 +2,17 @@
 //!
 //! `cargo run --release -p engine --example ladder -- [GAMES] [CLOCK] [VARIANT] [WEAK STRONG]`
 //! plays levels n against n+1 (or WEAK against STRONG) in every variant (or
-//! VARIANT), colours alternating, and prints the stronger level's score.
+//! VARIANT), colours alternating, and prints the stronger player's score
+//! with its ±2σ interval.
 //!
 //! CLOCK is `budget` (the default): each level searches its own node budget
 //! with no clock, so the result is the same on every machine; level 8, which
 //! has no budget of its own, gets [`LEVEL_8_NODES`]. Or CLOCK is a number of
 //! milliseconds per move for every level.
+//!
+//! WEAK and STRONG are players: a level (`3`), a level with its own
+//! milliseconds per move whatever CLOCK says (`8@300`), or `hang`, the
+//! hang-avoider of [`hang`], the simple player level 1 should lose to.
 //!
 //! Each pair of games opens with the same [`OPENING_PLIES`] plies, chosen by
 //! level 2 with the pair's seed, then swaps colours: without this, two levels
@@ -18,6 +23,8 @@ use std::time::{Duration, Instant};
 
 use engine::{Decision, Engine, EngineOptions, Level, Limits};
 use rules::{AnyGame, Settings, Side, Variant};
+
+mod hang;
 
 /// Plies after which a game is drawn.
 const MAX_PLIES: usize = 200;
@@ -47,6 +54,86 @@ impl Clock {
     }
 }
 
+/// One side of a match.
+#[derive(Copy, Clone, Debug)]
+enum Player {
+    /// The engine at a level, at the match's clock or at its own time per move.
+    Engine(Level, Option<Duration>),
+    /// The [`hang`] player.
+    HangAvoider,
+}
+
+impl Player {
+    /// Reads `3`, `8@300` (milliseconds per move) or `hang`.
+    fn parse(text: &str) -> Option<Player> {
+        if text == "hang" {
+            return Some(Player::HangAvoider);
+        }
+        let (level, time) = match text.split_once('@') {
+            Some((level, ms)) => (level, Some(Duration::from_millis(ms.parse().ok()?))),
+            None => (text, None),
+        };
+        Some(Player::Engine(level.parse().ok()?, time))
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::Engine(level, None) => write!(f, "level {level}"),
+            Player::Engine(level, Some(time)) => {
+                write!(f, "level {level} at {} ms", time.as_millis())
+            }
+            Player::HangAvoider => f.write_str("the hang-avoider"),
+        }
+    }
+}
+
+/// A player ready to play one game.
+enum Seat {
+    Engine(Box<Engine>, Limits),
+    HangAvoider(u64),
+}
+
+impl Seat {
+    fn new(player: Player, variant: Variant, seed: u64, clock: Clock) -> Seat {
+        match player {
+            Player::Engine(level, time) => {
+                let limits = match time {
+                    Some(time) => Clock::MoveTime(time).limits(level),
+                    None => clock.limits(level),
+                };
+                Seat::Engine(
+                    Box::new(engine(variant, level, seed ^ u64::from(level.get()))),
+                    limits,
+                )
+            }
+            Player::HangAvoider => Seat::HangAvoider(seed),
+        }
+    }
+
+    fn decide(&mut self, game: &AnyGame) -> Decision {
+        match self {
+            Seat::Engine(engine, limits) => decide(engine, game, limits.clone()),
+            Seat::HangAvoider(random) => {
+                *random = splitmix(*random);
+                match hang::hang_avoider_move(&game.position(), *random) {
+                    Some(best) => Decision::Move { best, ponder: None },
+                    None => Decision::Resign,
+                }
+            }
+        }
+    }
+}
+
+/// SplitMix64: the hang-avoider's random numbers, the same for every run.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 fn engine(variant: Variant, level: Level, seed: u64) -> Engine {
     Engine::new(EngineOptions {
         variant,
@@ -68,17 +155,19 @@ fn decide(engine: &mut Engine, game: &AnyGame, limits: Limits) -> Decision {
 /// Plays one game; returns the winner, `None` for a draw, and the plies played.
 fn play(
     variant: Variant,
-    levels: [Level; 2],
+    players: [Player; 2],
     opening_seed: u64,
     seed: u64,
     clock: Clock,
 ) -> (Option<Side>, usize) {
     let mut game = AnyGame::new(variant, None, &Settings::default()).expect("start position");
-    let (winner, end) = finish(&mut game, variant, levels, opening_seed, seed, clock);
+    let (winner, end) = finish(&mut game, variant, players, opening_seed, seed, clock);
     let plies = game.moves_text().len();
     if std::env::var_os("LADDER_VERBOSE").is_some() {
         eprintln!(
-            "{variant} {levels:?}: {end} after {plies} plies: {}",
+            "{variant} {} v {}: {end} after {plies} plies: {}",
+            players[0],
+            players[1],
             game.moves_text().join(" ")
         );
     }
@@ -89,13 +178,13 @@ fn play(
 fn finish(
     game: &mut AnyGame,
     variant: Variant,
-    levels: [Level; 2],
+    players: [Player; 2],
     opening_seed: u64,
     seed: u64,
     clock: Clock,
 ) -> (Option<Side>, String) {
     let mut opener = engine(variant, Level::new(2).expect("level 2"), opening_seed);
-    let mut engines = levels.map(|level| engine(variant, level, seed ^ u64::from(level.get())));
+    let mut seats = players.map(|player| Seat::new(player, variant, seed, clock));
     for ply in 0..MAX_PLIES {
         if let Some(outcome) = game.outcome() {
             return (outcome.winner, outcome.to_string());
@@ -104,16 +193,11 @@ fn finish(
         let decision = if ply < OPENING_PLIES {
             decide(&mut opener, game, Limits::depth(2))
         } else {
-            decide(
-                &mut engines[side.index()],
-                game,
-                clock.limits(levels[side.index()]),
-            )
+            seats[side.index()].decide(game)
         };
         match decision {
             Decision::Move { best, .. } => {
-                game.play_text(&best.to_string())
-                    .expect("the engine plays legal moves");
+                game.play(best).expect("players play legal moves");
             }
             Decision::Resign => return (Some(side.opponent()), format!("{side:?} resigns")),
             Decision::DeclareWin => return (Some(side), format!("{side:?} declares a win")),
@@ -123,6 +207,14 @@ fn finish(
         Some(outcome) => (outcome.winner, outcome.to_string()),
         None => (None, "draw by the ladder's ply limit".to_owned()),
     }
+}
+
+/// A score (0 to 1 per game) and its ±2σ half-width, from the games' scores.
+fn score_interval(scores: &[f64]) -> (f64, f64) {
+    let n = scores.len().max(1) as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    (mean, 2.0 * (variance / n).sqrt())
 }
 
 fn main() {
@@ -141,36 +233,52 @@ fn main() {
             Variant::Xiangqi,
         ],
     };
-    let level = |arg: Option<&String>| arg.and_then(|a| a.parse::<Level>().ok());
-    let pairs: Vec<(Level, Level)> = match (level(args.get(3)), level(args.get(4))) {
+    let player = |arg: Option<&String>| arg.and_then(|a| Player::parse(a));
+    let pairs: Vec<(Player, Player)> = match (player(args.get(3)), player(args.get(4))) {
         (Some(weak), Some(strong)) => vec![(weak, strong)],
         _ => (1..8)
-            .filter_map(|weak| Some((Level::new(weak)?, Level::new(weak + 1)?)))
+            .filter_map(|weak| {
+                let level = |n| Some(Player::Engine(Level::new(n)?, None));
+                Some((level(weak)?, level(weak + 1)?))
+            })
             .collect(),
     };
     for variant in variants {
         for &(weak, strong) in &pairs {
             let start = Instant::now();
             let (mut wins, mut draws, mut losses, mut plies) = (0, 0, 0, 0);
+            let mut scores = Vec::new();
             for game in 0..games {
-                // Alternate colours: the stronger level moves first in even games.
-                let (levels, strong_side) = if game % 2 == 0 {
+                // Alternate colours: the stronger player moves first in even games.
+                let (players, strong_side) = if game % 2 == 0 {
                     ([strong, weak], Side::First)
                 } else {
                     ([weak, strong], Side::Second)
                 };
-                let (winner, length) = play(variant, levels, 500 + game / 2, 1000 + game, clock);
+                let (winner, length) = play(variant, players, 500 + game / 2, 1000 + game, clock);
                 plies += length;
-                match winner {
-                    Some(side) if side == strong_side => wins += 1,
-                    Some(_) => losses += 1,
-                    None => draws += 1,
-                }
+                scores.push(match winner {
+                    Some(side) if side == strong_side => {
+                        wins += 1;
+                        1.0
+                    }
+                    Some(_) => {
+                        losses += 1;
+                        0.0
+                    }
+                    None => {
+                        draws += 1;
+                        0.5
+                    }
+                });
             }
-            let score = f64::from(wins) + f64::from(draws) / 2.0;
+            let (mean, error) = score_interval(&scores);
             println!(
-                "{variant}: level {strong} vs {weak}: {score}/{games} (+{wins} ={draws} -{losses}), \
-                 {:.0} plies a game, {:.0} s",
+                "{variant}: {strong} vs {weak}: {}/{games} (+{wins} ={draws} -{losses}), \
+                 {:.1}% ± {:.1}%, {:.0} plies a game, {:.0} s",
+                scores.iter().sum::<f64>(),
+                100.0 * mean,
+                100.0 * error,
                 plies as f64 / games.max(1) as f64,
                 start.elapsed().as_secs_f64()
             );
