@@ -241,19 +241,37 @@ impl<M: Copy> MovePicker<M> {
     }
 
     /// Orders the moves not handed out yet, best first, equal scores in
-    /// the order they were generated (an insertion sort, in place: the
-    /// lists are short and copying them costs more).
+    /// the order they were generated. Each move's key is its score (high
+    /// bits, inverted: best first) and its place (low bits), so the keys are
+    /// distinct and an unstable sort (in place, no allocation) gives the
+    /// stable order; an insertion sort of the hundred-odd quiet moves of a
+    /// shogi node cost a twelfth of the search.
+    ///
+    /// Never inlined: its two lists live only while it runs, not in the
+    /// frame of every node of the search.
+    #[inline(never)]
     fn sort_rest(&mut self) {
-        for i in self.next + 1..self.moves.len() {
-            let (score, mv) = (self.scores[i], self.moves[i]);
-            let mut at = i;
-            while at > self.next && self.scores[at - 1] < score {
-                self.scores[at] = self.scores[at - 1];
-                self.moves[at] = self.moves[at - 1];
-                at -= 1;
-            }
-            self.scores[at] = score;
-            self.moves[at] = mv;
+        let start = self.next;
+        // Filled where they stand: an `ArrayVec` returned by `collect` is
+        // copied whole.
+        let mut keys: ArrayVec<u64, MAX_LEGAL_MOVES> = ArrayVec::new();
+        let mut moves: MoveList<M> = MoveList::new();
+        for (at, (&mv, &score)) in self.moves[start..]
+            .iter()
+            .zip(&self.scores[start..])
+            .enumerate()
+        {
+            keys.push(u64::from(!order_bits(score)) << 32 | at as u64);
+            moves.push(mv);
+        }
+        keys.sort_unstable();
+        for ((mv, score), key) in self.moves[start..]
+            .iter_mut()
+            .zip(&mut self.scores[start..])
+            .zip(&keys)
+        {
+            *mv = moves[(key & u64::from(u32::MAX)) as usize];
+            *score = score_of_bits(!((key >> 32) as u32));
         }
     }
 
@@ -263,6 +281,17 @@ impl<M: Copy> MovePicker<M> {
     pub(crate) fn rest(&self) -> &[M] {
         &self.moves[self.next..]
     }
+}
+
+/// An ordering score as bits that compare as the scores do (the sign bit
+/// flipped).
+fn order_bits(score: i32) -> u32 {
+    score as u32 ^ 1 << 31
+}
+
+/// The score whose [`order_bits`] are `bits`.
+fn score_of_bits(bits: u32) -> i32 {
+    (bits ^ 1 << 31) as i32
 }
 
 /// Whether an ordering score is that of a capture or promotion (a "tactical" move).
