@@ -123,6 +123,10 @@ pub(super) struct Attacks {
 
 impl Attacks {
     /// The attacks of both colours in `pos`, on a board `size` squares wide.
+    ///
+    /// Each kind is added on its own, so that its attack pattern is known
+    /// where the pieces are walked (no dispatch on the kind per piece), the
+    /// gold-like kinds together and the pawns all at once.
     pub(super) fn new(pos: &Position, size: u8) -> Attacks {
         let zone = Color::ALL.map(|color| king_zone(pos, color, pos.king(color), size));
         let mut attacks = Attacks {
@@ -136,33 +140,92 @@ impl Attacks {
         };
         for color in Color::ALL {
             let c = color.index();
-            let own = pos.pieces_of(color);
             let enemy_zone = zone[color.opponent().index()];
             let movers = pos.movers(color);
-            for role in Role::ALL {
-                for index in movers[role.index()].iter() {
-                    let Some(sq) = Square::from_index(index) else {
-                        continue;
-                    };
-                    let attacked = pos.attacks_from(color, role, sq);
-                    attacks.twice[c] |= attacks.all[c] & attacked;
-                    attacks.all[c] |= attacked;
-                    let Some(kind) = kind(role) else {
-                        continue;
-                    };
-                    attacks.guarded[c] |= attacked;
-                    attacks.by_kind[c][kind] |= attacked;
-                    if (attacked & enemy_zone).is_any() {
-                        attacks.zone_attackers[c][kind] += 1;
-                    }
-                    if matches!(role, Role::Bishop | Role::Rook | Role::Horse | Role::Dragon) {
-                        attacks.reach[c] += attacked.and_not(own).count() as i32;
-                    }
-                }
-            }
+            let m = |role: Role| movers[role.index()];
+            // Each pawn attacks the one square in front of it, and no two the
+            // same one: all of them at once.
+            let pawns = pawn_attacks(color, m(Role::Pawn), size);
+            attacks.twice[c] |= attacks.all[c] & pawns;
+            attacks.all[c] |= pawns;
+            attacks.guarded[c] |= pawns;
+            attacks.by_kind[c][PAWN_KIND] |= pawns;
+            attacks.zone_attackers[c][PAWN_KIND] += (pawns & enemy_zone).count() as i32;
+            let gold_like = m(Role::Gold)
+                | m(Role::Tokin)
+                | m(Role::PromotedLance)
+                | m(Role::PromotedKnight)
+                | m(Role::PromotedSilver);
+            attacks.add(pos, color, Role::Lance, m(Role::Lance), enemy_zone);
+            attacks.add(pos, color, Role::Knight, m(Role::Knight), enemy_zone);
+            attacks.add(pos, color, Role::Silver, m(Role::Silver), enemy_zone);
+            attacks.add(pos, color, Role::Gold, gold_like, enemy_zone);
+            attacks.add(pos, color, Role::Bishop, m(Role::Bishop), enemy_zone);
+            attacks.add(pos, color, Role::Rook, m(Role::Rook), enemy_zone);
+            attacks.add(pos, color, Role::King, m(Role::King), enemy_zone);
+            attacks.add(pos, color, Role::Horse, m(Role::Horse), enemy_zone);
+            attacks.add(pos, color, Role::Dragon, m(Role::Dragon), enemy_zone);
         }
         attacks
     }
+
+    /// Adds the attacks of `color`'s `pieces`, which move like `role`.
+    #[inline(always)]
+    fn add(
+        &mut self,
+        pos: &Position,
+        color: Color,
+        role: Role,
+        pieces: Bitboard,
+        enemy_zone: Bitboard,
+    ) {
+        let c = color.index();
+        let own = pos.pieces_of(color);
+        for index in pieces.iter() {
+            let Some(sq) = Square::from_index(index) else {
+                continue;
+            };
+            let attacked = pos.attacks_from(color, role, sq);
+            self.twice[c] |= self.all[c] & attacked;
+            self.all[c] |= attacked;
+            let Some(kind) = kind(role) else {
+                continue;
+            };
+            self.guarded[c] |= attacked;
+            self.by_kind[c][kind] |= attacked;
+            if (attacked & enemy_zone).is_any() {
+                self.zone_attackers[c][kind] += 1;
+            }
+            if matches!(role, Role::Bishop | Role::Rook | Role::Horse | Role::Dragon) {
+                self.reach[c] += attacked.and_not(own).count() as i32;
+            }
+        }
+    }
+}
+
+/// The squares `color`'s `pawns` attack, on a board `size` squares wide:
+/// each the square in front (squares are numbered along the files, rank a
+/// first), none from the last rank.
+fn pawn_attacks(color: Color, pawns: Bitboard, size: u8) -> Bitboard {
+    match color {
+        Color::Sente => Bitboard(pawns.and_not(rank_mask(1)).0 >> 1),
+        Color::Gote => Bitboard(pawns.and_not(rank_mask(size)).0 << 1),
+    }
+}
+
+/// The squares of one rank (1 is rank a), numbered as [`Square::index`]
+/// numbers them.
+fn rank_mask(rank: u8) -> Bitboard {
+    const RANK_A: u128 = {
+        let mut bits = 0;
+        let mut file = 0;
+        while file < 9 {
+            bits |= 1 << (9 * file);
+            file += 1;
+        }
+        bits
+    };
+    Bitboard(RANK_A << (rank - 1))
 }
 
 /// The danger units of `us`'s king: how hard the opponent attacks it,
