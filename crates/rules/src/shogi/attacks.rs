@@ -61,6 +61,48 @@ static RAYS: [[Bitboard; 81]; 8] = {
     out
 };
 
+/// The squares of the directions `dirs` from each square to the edge, on an
+/// empty board.
+const fn lines(dirs: [usize; 4]) -> [Bitboard; 81] {
+    let mut out = [Bitboard::EMPTY; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = DIRECTIONS[dirs[i]];
+            let mut cur = sq;
+            while let Some(next) = offset(cur, df, dr) {
+                bits |= 1 << next;
+                cur = next;
+            }
+            i += 1;
+        }
+        out[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    out
+}
+
+/// `ROOK_LINES[sq]`: the rook's four lines from `sq` on an empty board.
+static ROOK_LINES: [Bitboard; 81] = lines([0, 1, 2, 3]);
+
+/// `BISHOP_LINES[sq]`: the bishop's four lines from `sq` on an empty board.
+static BISHOP_LINES: [Bitboard; 81] = lines([4, 5, 6, 7]);
+
+/// Where a rook could attack `sq` from if nothing stood between: a rook
+/// elsewhere cannot, so the blockers need no scan.
+#[inline]
+pub(crate) fn rook_lines(sq: Square) -> Bitboard {
+    ROOK_LINES[usize::from(sq.index())]
+}
+
+/// Where a bishop could attack `sq` from if nothing stood between.
+#[inline]
+pub(crate) fn bishop_lines(sq: Square) -> Bitboard {
+    BISHOP_LINES[usize::from(sq.index())]
+}
+
 /// `DIRECTION_TO[a][b]`: the direction from `a` to `b` if they share a line, else 8.
 static DIRECTION_TO: [[u8; 81]; 81] = {
     let mut out = [[8u8; 81]; 81];
@@ -260,50 +302,6 @@ pub(crate) fn ray_through(a: Square, b: Square) -> Bitboard {
         Some(dir) => RAYS[dir][usize::from(a.index())],
         None => Bitboard::EMPTY,
     }
-}
-
-/// The squares from a square to the edge in one direction, as seen by a
-/// king looking for enemy sliders along it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Ray {
-    /// The squares, nearest first in direction order.
-    pub(crate) squares: Bitboard,
-    /// Rook lines (else bishop lines).
-    pub(crate) orthogonal: bool,
-    /// The colour whose lance, standing on the ray, moves back along it.
-    pub(crate) lance: Option<Color>,
-    /// Whether the nearest square is the lowest bit (else the highest).
-    pub(crate) ascending: bool,
-}
-
-impl Ray {
-    /// The nearest square of `bb` on the ray.
-    #[inline]
-    pub(crate) fn nearest(self, bb: Bitboard) -> Option<u8> {
-        let on_ray = bb & self.squares;
-        if self.ascending {
-            on_ray.first()
-        } else {
-            on_ray.last()
-        }
-    }
-}
-
-/// The eight rays from `sq`.
-#[inline]
-pub(crate) fn rays_from(sq: Square) -> impl Iterator<Item = Ray> {
-    (0..8).map(move |dir| Ray {
-        squares: RAYS[dir][usize::from(sq.index())],
-        orthogonal: dir < 4,
-        // Sente's lance moves towards rank a (direction 0), so it moves back
-        // along a ray in direction 1 (towards rank i); Gote's the other way.
-        lance: match dir {
-            1 => Some(Color::Sente),
-            0 => Some(Color::Gote),
-            _ => None,
-        },
-        ascending: is_ascending(dir),
-    })
 }
 
 /// The set of all 81 squares.

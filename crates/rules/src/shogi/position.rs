@@ -578,30 +578,20 @@ impl Position {
         let ksq = self.kings[us.index()];
         let occupied = self.occupied();
         self.checkers = self.attackers_to(ksq, them, occupied);
-        self.pinned = Bitboard::EMPTY;
         let rooks = self.pieces(them, Role::Rook) | self.pieces(them, Role::Dragon);
         let bishops = self.pieces(them, Role::Bishop) | self.pieces(them, Role::Horse);
         let lances = self.pieces(them, Role::Lance);
         let own = self.by_color[us.index()];
-        for ray in attacks::rays_from(ksq) {
-            let mut sliders = if ray.orthogonal { rooks } else { bishops };
-            if ray.lance == Some(them) {
-                sliders |= lances;
-            }
-            if (ray.squares & sliders).is_empty() {
-                continue;
-            }
-            // Pinned: the nearest piece is ours and the next one an enemy slider.
-            let Some(first) = ray.nearest(occupied) else {
-                continue;
-            };
-            if !own.has(first) {
-                continue;
-            }
-            if let Some(second) = ray.nearest(occupied.without(first)) {
-                if sliders.has(second) {
-                    self.pinned = self.pinned.with(first);
-                }
+        // Pinned: the one piece between the king and an enemy slider on its
+        // line, when it is ours. Most positions have no slider there at all.
+        let snipers = (attacks::rook_lines(ksq) & rooks)
+            | (attacks::bishop_lines(ksq) & bishops)
+            | (attacks::lance(us, ksq, Bitboard::EMPTY) & lances);
+        self.pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(ksq, Square::from_index_unchecked(sniper)) & occupied;
+            if !between.has_more_than_one() {
+                self.pinned |= between & own;
             }
         }
     }
@@ -628,16 +618,19 @@ pub(super) fn attackers_with(
         | (attacks::silver(other, sq) & m(Role::Silver))
         | (attacks::gold(other, sq) & golds)
         | (attacks::king(sq) & (m(Role::King) | m(Role::Horse) | m(Role::Dragon)));
-    let rooks = m(Role::Rook) | m(Role::Dragon);
+    // The sliders are scanned only when one stands on a line through `sq`.
+    let lines = attacks::rook_lines(sq);
+    let rooks = (m(Role::Rook) | m(Role::Dragon)) & lines;
     if rooks.is_any() {
         attackers |= attacks::rook(sq, occupied) & rooks;
     }
-    let bishops = m(Role::Bishop) | m(Role::Horse);
+    let bishops = (m(Role::Bishop) | m(Role::Horse)) & attacks::bishop_lines(sq);
     if bishops.is_any() {
         attackers |= attacks::bishop(sq, occupied) & bishops;
     }
-    if m(Role::Lance).is_any() {
-        attackers |= attacks::lance(other, sq, occupied) & m(Role::Lance);
+    let lances = m(Role::Lance) & lines;
+    if lances.is_any() {
+        attackers |= attacks::lance(other, sq, occupied) & lances;
     }
     attackers
 }
