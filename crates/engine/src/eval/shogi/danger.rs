@@ -236,8 +236,8 @@ pub(super) fn danger_units(pos: &Position, w: &ShogiWeights, attacks: &Attacks, 
     let king = pos.king(us);
     let zone = attacks.zone[u];
     let mut danger = w.danger_base;
-    for (weight, count) in w.danger_attacker.iter().zip(attacks.zone_attackers[t]) {
-        danger += weight * count;
+    for kind in 0..KINDS {
+        danger += w.danger_attacker[kind] * attacks.zone_attackers[t][kind];
     }
     let attacked = attacks.all[t] & zone;
     danger += w.danger_attacked * attacked.count() as i32;
@@ -255,7 +255,7 @@ pub(super) fn danger_units(pos: &Position, w: &ShogiWeights, attacks: &Attacks, 
     let move_safe =
         (unguarded | attacks.twice[t].and_not(attacks.guarded[u])).and_not(pos.pieces_of(them));
     let enemy_pawns = pos.pieces(them, Role::Pawn);
-    for (kind, role) in KIND_ROLES.into_iter().enumerate() {
+    for (kind, &role) in KIND_ROLES.iter().enumerate() {
         let nifu = role == Role::Pawn && (enemy_pawns & file_mask(king.file())).is_any();
         let by_drop = kind < 7 && hand.get(role) > 0 && !nifu;
         let by_move = attacks.by_kind[t][kind] & move_safe;
