@@ -19,6 +19,7 @@
 //!
 //! The weights were tuned on self-play games (`docs/tuning.md`).
 
+use rules::Bitboard;
 use rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
 
 use super::{Evaluate, distance};
@@ -363,49 +364,89 @@ impl Evaluate for Position {
     }
 }
 
-/// The point `steps` away from `sq` in direction `(df, dr)`, if on the board.
-fn step(sq: Square, (df, dr): (i8, i8), steps: i8) -> Option<Square> {
-    let file = sq.file() as i8 + df * steps;
-    let rank = sq.rank() as i8 + dr * steps;
-    if (0..9).contains(&file) && (0..10).contains(&rank) {
-        Square::new(file as u8, rank as u8)
+/// The four lines as `(file step, rank step)`: towards file i, towards file
+/// a, towards Black, towards Red. Points are numbered rank-major, so the
+/// first and third run up the indices and the others down.
+const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// `RAYS[direction][point]`: the points from `point` (exclusive) to the
+/// board's edge along `LINES[direction]`.
+static RAYS: [[Bitboard; Square::COUNT]; 4] = {
+    let mut rays = [[Bitboard::EMPTY; Square::COUNT]; 4];
+    let mut direction = 0;
+    while direction < 4 {
+        let (df, dr) = LINES[direction];
+        let mut index = 0;
+        while index < Square::COUNT {
+            let (mut file, mut rank) = ((index % 9) as i8 + df, (index / 9) as i8 + dr);
+            let mut bits = 0u128;
+            while file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+                bits |= 1 << (rank * 9 + file);
+                file += df;
+                rank += dr;
+            }
+            rays[direction][index] = Bitboard(bits);
+            index += 1;
+        }
+        direction += 1;
+    }
+    rays
+};
+
+/// `HORSE_LEGS[point]`: the legs of a horse on `point` that it could jump
+/// over onto the board (the point next to it in each line with a point two
+/// steps along).
+static HORSE_LEGS: [Bitboard; Square::COUNT] = {
+    let mut legs = [Bitboard::EMPTY; Square::COUNT];
+    let mut index = 0;
+    while index < Square::COUNT {
+        let (file, rank) = ((index % 9) as i8, (index / 9) as i8);
+        let mut bits = 0u128;
+        let mut direction = 0;
+        while direction < 4 {
+            let (df, dr) = LINES[direction];
+            let (far_file, far_rank) = (file + 2 * df, rank + 2 * dr);
+            if far_file >= 0 && far_file < 9 && far_rank >= 0 && far_rank < 10 {
+                bits |= 1 << ((rank + dr) * 9 + file + df);
+            }
+            direction += 1;
+        }
+        legs[index] = Bitboard(bits);
+        index += 1;
+    }
+    legs
+};
+
+/// The points along `direction` from `sq` up to and including the first
+/// piece of `occupied`.
+fn ray_until(direction: usize, sq: Square, occupied: Bitboard) -> Bitboard {
+    let ray = RAYS[direction][usize::from(sq.index())];
+    let blockers = ray & occupied;
+    let nearest = if direction % 2 == 0 {
+        blockers.first()
     } else {
-        None
+        blockers.last()
+    };
+    match nearest {
+        Some(blocker) => ray ^ RAYS[direction][usize::from(blocker)],
+        None => ray,
     }
 }
 
 /// Chariots gain for every point they reach (empty, or an enemy piece);
 /// horses lose for every leg a piece blocks (蹩马腿, a hobbled horse).
 fn mobility(w: &XiangqiWeights, pos: &Position, piece: Piece, sq: Square) -> i32 {
-    const LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let occupied = pos.occupied();
     match piece.role {
         Role::Chariot => {
-            let mut reach = 0;
-            for direction in LINES {
-                for steps in 1..10 {
-                    let Some(target) = step(sq, direction, steps) else {
-                        break;
-                    };
-                    match pos.piece_at(target) {
-                        None => reach += 1,
-                        Some(other) => {
-                            reach += i32::from(other.color != piece.color);
-                            break;
-                        }
-                    }
-                }
-            }
+            let reached = (0..4).fold(Bitboard::EMPTY, |reached, direction| {
+                reached | ray_until(direction, sq, occupied)
+            });
+            let reach = reached.and_not(pos.pieces_of(piece.color)).count() as i32;
             w.chariot_reach * reach
         }
         Role::Horse => {
-            // A leg counts only if the horse could jump over it onto the board.
-            let blocked = LINES
-                .iter()
-                .filter(|&&direction| step(sq, direction, 2).is_some())
-                .filter(|&&direction| {
-                    step(sq, direction, 1).is_some_and(|leg| pos.piece_at(leg).is_some())
-                })
-                .count() as i32;
+            let blocked = (HORSE_LEGS[usize::from(sq.index())] & occupied).count() as i32;
             w.horse_leg_blocked * blocked
         }
         _ => 0,
@@ -457,22 +498,19 @@ fn king_pressure(
 }
 
 /// How many pieces stand between `from` and `to` on a file or rank, or
-/// `None` when the two points are not on one.
+/// `None` when the two points are not on one: those on the ray from `from`
+/// towards `to` and on the ray back.
 fn pieces_between(pos: &Position, from: Square, to: Square) -> Option<usize> {
-    let direction = if from.file() == to.file() {
-        (0, if to.rank() > from.rank() { 1 } else { -1 })
-    } else if from.rank() == to.rank() {
-        (if to.file() > from.file() { 1 } else { -1 }, 0)
+    let direction = if from.rank() == to.rank() {
+        usize::from(to.file() < from.file())
+    } else if from.file() == to.file() {
+        2 + usize::from(to.rank() < from.rank())
     } else {
         return None;
     };
-    let steps = i8::try_from(distance((from.file(), from.rank()), (to.file(), to.rank()))).ok()?;
-    Some(
-        (1..steps)
-            .filter_map(|n| step(from, direction, n))
-            .filter(|&between| pos.piece_at(between).is_some())
-            .count(),
-    )
+    let between =
+        RAYS[direction][usize::from(from.index())] & RAYS[direction ^ 1][usize::from(to.index())];
+    Some((between & pos.occupied()).count() as usize)
 }
 
 /// The `(row, column)` of a `color` piece on `sq` in an [`AroundGeneral`]
@@ -487,7 +525,19 @@ fn around_enemy_general(color: Color, sq: Square, general: (u8, u8)) -> (usize, 
     (row, usize::from(sq.file().abs_diff(general.0)))
 }
 
+/// The place of `role` in [`ATTACKERS`], if it is one.
+fn attacker_kind(role: Role) -> Option<usize> {
+    match role {
+        Role::Chariot => Some(0),
+        Role::Horse => Some(1),
+        Role::Cannon => Some(2),
+        Role::Soldier => Some(3),
+        Role::General | Role::Advisor | Role::Elephant => None,
+    }
+}
+
 /// Material plus placement of `piece` on `sq`, from its owner's view.
+#[inline(always)]
 fn piece_score(
     w: &XiangqiWeights,
     piece: Piece,
@@ -501,7 +551,7 @@ fn piece_score(
     let file_from_centre = usize::from(sq.file().abs_diff(4));
     let mut score = w.value[piece.role.index()]
         + w.squares[piece.role.index()][rank as usize][file_from_centre];
-    if let Some(kind) = ATTACKERS.iter().position(|&role| role == piece.role) {
+    if let Some(kind) = attacker_kind(piece.role) {
         let (row, column) = around_enemy_general(piece.color, sq, enemy_general);
         score += w.around_enemy_general[kind][row][column];
     }
