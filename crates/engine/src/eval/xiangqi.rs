@@ -453,20 +453,37 @@ fn mobility(w: &XiangqiWeights, pos: &Position, piece: Piece, sq: Square) -> i32
     }
 }
 
+/// The points of the ranks `from` to `to` (inclusive) on files `files`
+/// (a bit per file, file a lowest).
+const fn area(from: usize, to: usize, files: u128) -> Bitboard {
+    let mut bits = 0;
+    let mut rank = from;
+    while rank <= to {
+        bits |= files << (9 * rank);
+        rank += 1;
+    }
+    Bitboard(bits)
+}
+
+/// Before the enemy palace, by colour: the four ranks nearest the enemy's
+/// back rank, on every file (for chariots) and on files c to g (the others).
+const BEFORE_PALACE: [[Bitboard; 2]; 2] = [
+    [area(6, 9, 0x1ff), area(6, 9, 0x7c)],
+    [area(0, 3, 0x1ff), area(0, 3, 0x7c)],
+];
+
 /// What `color`'s attack on the enemy palace is worth: the square of its
 /// attack units, less those the enemy's advisors and elephants take off.
 fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
+    let [any_file, palace_files] = BEFORE_PALACE[usize::from(color == Color::Black)];
     let mut units = 0;
-    for (role, weight) in ATTACKERS.into_iter().zip(w.attack_units) {
-        for index in pos.pieces(color, role).iter() {
-            let Some(sq) = Square::from_index(index) else {
-                continue;
-            };
-            let before_palace = role == Role::Chariot || (2..=6).contains(&sq.file());
-            if advance(color, sq) >= 6 && before_palace {
-                units += weight;
-            }
-        }
+    for (kind, role) in ATTACKERS.into_iter().enumerate() {
+        let before_palace = if role == Role::Chariot {
+            any_file
+        } else {
+            palace_files
+        };
+        units += w.attack_units[kind] * (pos.pieces(color, role) & before_palace).count() as i32;
     }
     let defenders: i32 = [Role::Advisor, Role::Elephant]
         .iter()
