@@ -138,7 +138,9 @@ impl Searchable for shogi::Position {
 
     /// Out of check, a gold, silver, bishop or rook in hand can be dropped
     /// on any empty square (none of them is ever a dead piece, and a drop
-    /// uncovers no line to the own king).
+    /// uncovers no line to the own king); else, in shogi and minishogi, a
+    /// piece with a square to go to that nothing pins
+    /// ([`shogi::Position::surely_has_legal_move`]).
     fn surely_has_move(&self) -> bool {
         let hand = self.hand(self.turn());
         let droppable = [
@@ -155,6 +157,7 @@ impl Searchable for shogi::Position {
             81
         };
         droppable && !self.is_check() && self.occupied().count() < squares
+            || self.surely_has_legal_move()
     }
 
     /// A drop in shogi and minishogi is answered exactly: the dropped piece
@@ -232,6 +235,13 @@ impl Searchable for xiangqi::Position {
 
     fn declares_win(&self, _rule: Impasse) -> bool {
         false
+    }
+
+    /// Out of check, a piece other than the general with a point to go to
+    /// that nothing pins and that screens no cannon
+    /// ([`xiangqi::Position::surely_has_legal_move`]).
+    fn surely_has_move(&self) -> bool {
+        self.surely_has_legal_move()
     }
 
     fn may_give_check(&self, mv: xiangqi::Move) -> bool {
@@ -366,7 +376,7 @@ mod tests {
     #[test]
     fn a_sure_move_is_a_legal_one() {
         // Random playouts of the three drop games: whenever a position surely
-        // has a move, it has; and the test answers often, once pieces are in hand.
+        // has a move, it has; and the test answers often.
         let mut sure = 0;
         for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
             for seed in 1..=6u64 {
@@ -400,7 +410,19 @@ mod tests {
         )
         .unwrap();
         assert!(quiet.surely_has_move());
-        assert!(!xiangqi::Position::startpos().surely_has_move());
+        // Nothing in hand, but a piece free to move.
+        assert!(shogi::Position::startpos(Variant::Shogi, &Settings::default()).surely_has_move());
+        assert!(xiangqi::Position::startpos().surely_has_move());
+        // The one piece but the king pinned: no answer, though both can move.
+        let pinned = shogi::Position::from_sfen(
+            "4r3k/9/9/9/9/9/9/4G4/4K4 b - 1",
+            Variant::Shogi,
+            Default::default(),
+        )
+        .unwrap();
+        // (The king steps to four squares, the gold along the pin to 5g.)
+        assert!(!pinned.surely_has_move());
+        assert_eq!(pinned.legal_moves().len(), 4 + 1);
     }
 
     fn piece_to_is_in_range<P: Searchable>(pos: &P) {

@@ -24,7 +24,9 @@
 //! Having no legal move loses in all four games, so every full-width node
 //! generates its moves before any pruning, unless a cheap test already
 //! shows one ([`Searchable::surely_has_move`]: a gold, silver, bishop or rook
-//! in hand and an empty square): it then generates them only once reverse
+//! in hand and an empty square, or out of check a piece other than the king
+//! that nothing pins with a square to go to, but in annan): it then
+//! generates them only once reverse
 //! futility and the null move have not cut the node off. The other ends
 //! inside the tree: a winning 27-point impasse declaration, xiangqi's
 //! sixty-move rule and dead draw (no piece left that can cross the river),

@@ -4,7 +4,8 @@
 //! - `generate_moves(MoveSet::Tactical)` lists exactly the captures and
 //!   promotions of `legal_moves`, in the same order;
 //! - `passed()` (the null move) is the position validated afresh with the
-//!   other side to move: same key, same legal moves.
+//!   other side to move: same key, same legal moves;
+//! - `surely_has_legal_move()` is never true where there is no legal move.
 
 use rules::shogi::{self, Move};
 use rules::{AnnanDeadPiece, MoveList, MoveSet, Position, Settings, Variant, xiangqi};
@@ -17,6 +18,7 @@ use common::Rng;
 trait Searched: Position {
     fn is_tactical(&self, mv: Self::Move) -> bool;
     fn passed(&self) -> Option<Self>;
+    fn surely_has_legal_move(&self) -> bool;
     /// The position with the other side to move, built from a setup.
     fn rebuilt_passed(&self) -> Option<Self>;
 }
@@ -31,6 +33,10 @@ impl Searched for shogi::Position {
 
     fn passed(&self) -> Option<Self> {
         shogi::Position::passed(self)
+    }
+
+    fn surely_has_legal_move(&self) -> bool {
+        shogi::Position::surely_has_legal_move(self)
     }
 
     fn rebuilt_passed(&self) -> Option<Self> {
@@ -49,6 +55,10 @@ impl Searched for xiangqi::Position {
         xiangqi::Position::passed(self)
     }
 
+    fn surely_has_legal_move(&self) -> bool {
+        xiangqi::Position::surely_has_legal_move(self)
+    }
+
     fn rebuilt_passed(&self) -> Option<Self> {
         let mut setup = self.to_setup();
         setup.turn = setup.turn.opponent();
@@ -56,15 +66,19 @@ impl Searched for xiangqi::Position {
     }
 }
 
-/// Plays random moves from `start`, checking both properties at each
+/// Plays random moves from `start`, checking the properties at each
 /// position. Returns how many tactical moves and passes it saw, so that a
-/// run cannot pass by seeing none.
-fn playout<P: Searched>(start: P, seed: u64) -> (usize, usize) {
+/// run cannot pass by seeing none, and how often a legal move was sure.
+fn playout<P: Searched>(start: P, seed: u64) -> (usize, usize, usize) {
     let mut rng = Rng(seed);
     let mut pos = start;
-    let (mut tactical_seen, mut passes) = (0, 0);
+    let (mut tactical_seen, mut passes, mut sure) = (0, 0, 0);
     for _ in 0..160 {
         let all = pos.legal_moves();
+        if pos.surely_has_legal_move() {
+            assert!(!all.is_empty(), "{pos}");
+            sure += 1;
+        }
         let expected: Vec<P::Move> = all
             .iter()
             .copied()
@@ -97,19 +111,23 @@ fn playout<P: Searched>(start: P, seed: u64) -> (usize, usize) {
         };
         pos.play_unchecked(pick);
     }
-    (tactical_seen, passes)
+    (tactical_seen, passes, sure)
 }
 
-fn assert_saw_both((tactical, passes): (usize, usize)) {
+/// Whether a playout saw tactical moves and passes; counts its sure moves.
+fn assert_saw_both((tactical, passes, sure): (usize, usize, usize), sure_moves: &mut usize) {
     assert!(tactical > 0 && passes > 0);
+    *sure_moves += sure;
 }
 
 #[test]
 fn tactical_moves_and_passing_agree_with_the_full_rules() {
+    // Sure moves outside annan, which never answers.
+    let (mut sure, mut annan_sure) = (0, 0);
     for seed in 1..=8 {
         for variant in [Variant::Shogi, Variant::Minishogi] {
             let start = shogi::Position::startpos(variant, &Settings::default());
-            assert_saw_both(playout(start, seed * 7919));
+            assert_saw_both(playout(start, seed * 7919), &mut sure);
         }
         for dead_piece in [
             AnnanDeadPiece::ByOriginalType,
@@ -121,8 +139,13 @@ fn tactical_moves_and_passing_agree_with_the_full_rules() {
                 ..Settings::default()
             };
             let start = shogi::Position::startpos(Variant::Annan, &settings);
-            assert_saw_both(playout(start, seed * 104_729));
+            assert_saw_both(playout(start, seed * 104_729), &mut annan_sure);
         }
-        assert_saw_both(playout(xiangqi::Position::startpos(), seed * 15_485_863));
+        assert_saw_both(
+            playout(xiangqi::Position::startpos(), seed * 15_485_863),
+            &mut sure,
+        );
     }
+    assert!(sure > 1000, "{sure}");
+    assert_eq!(annan_sure, 0);
 }

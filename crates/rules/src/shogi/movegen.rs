@@ -27,6 +27,33 @@ impl Position {
         !moves.is_empty()
     }
 
+    /// Whether a test far cheaper than generating the moves finds a legal
+    /// one: out of check in shogi and minishogi, a piece other than the king
+    /// that no enemy slider pins, with a square to go to (a move into the
+    /// last ranks can always promote there). `false` when it cannot tell: in
+    /// check, in annan (where support makes pins come and go), or when every
+    /// such piece is pinned or boxed in.
+    pub fn surely_has_legal_move(&self) -> bool {
+        if self.variant == Variant::Annan || self.checkers.is_any() {
+            return false;
+        }
+        let us = self.turn;
+        let own = self.by_color[us.index()];
+        let occupied = self.occupied();
+        let board = self.board_mask();
+        let free = own
+            .without(self.kings[us.index()].index())
+            .and_not(self.pinned);
+        free.iter().any(|from| {
+            let from = Square::from_index_unchecked(from);
+            self.piece_at(from).is_some_and(|piece| {
+                (attacks::attacks(us, piece.role, from, occupied) & board)
+                    .and_not(own)
+                    .is_any()
+            })
+        })
+    }
+
     /// Where a move of the side to move is tactical under `set` by its
     /// destination alone: every square, or only the enemy's pieces.
     pub(super) fn capture_targets(&self, set: MoveSet) -> Bitboard {

@@ -53,6 +53,41 @@ impl Position {
         }
     }
 
+    /// Whether a test far cheaper than generating the moves finds a legal
+    /// one: out of check, a piece other than the general that nothing pins,
+    /// with a point to go to that screens no cannon. `false` when it cannot
+    /// tell: in check, or when every such piece is pinned or boxed in.
+    pub fn surely_has_legal_move(&self) -> bool {
+        if self.checkers.is_any() {
+            return false;
+        }
+        let us = self.turn;
+        let own = self.by_color[us.index()];
+        let occ = self.occupied();
+        let exposure = self.exposure();
+        [
+            Role::Advisor,
+            Role::Elephant,
+            Role::Horse,
+            Role::Chariot,
+            Role::Cannon,
+            Role::Soldier,
+        ]
+        .into_iter()
+        .any(|role| {
+            self.pieces(us, role)
+                .and_not(exposure.pinned)
+                .iter()
+                .any(|from| {
+                    let from = Square::from_index_unchecked(from);
+                    self.reach(from, role, us, occ)
+                        .and_not(own)
+                        .and_not(exposure.screens)
+                        .is_any()
+                })
+        })
+    }
+
     /// The points the piece on `from` (of the side to move) may legally move to.
     pub(super) fn legal_targets(&self, from: Square) -> Bitboard {
         match self.piece_at(from) {
