@@ -138,9 +138,9 @@ impl Searchable for shogi::Position {
 
     /// Out of check, a gold, silver, bishop or rook in hand can be dropped
     /// on any empty square (none of them is ever a dead piece, and a drop
-    /// uncovers no line to the own king); else, in shogi and minishogi, a
-    /// piece with a square to go to that nothing pins
-    /// ([`shogi::Position::surely_has_legal_move`]).
+    /// uncovers no line to the own king); else a piece with a square to go
+    /// to that nothing pins, or in annan one of two such moves checked in
+    /// full ([`shogi::Position::surely_has_legal_move`]).
     fn surely_has_move(&self) -> bool {
         let hand = self.hand(self.turn());
         let droppable = [

@@ -25,9 +25,10 @@
 //! generates its moves before any pruning, unless a cheap test already
 //! shows one ([`Searchable::surely_has_move`]: a gold, silver, bishop or rook
 //! in hand and an empty square, or out of check a piece other than the king
-//! that nothing pins with a square to go to, but in annan): it then
-//! generates them only once reverse
-//! futility and the null move have not cut the node off. The other ends
+//! that nothing pins with a square to go to): it then generates them only
+//! once reverse futility and the null move have not cut the node off. The
+//! generation an early test saved was most of it: about half the nodes that
+//! generate are then cut off by pruning. The other ends
 //! inside the tree: a winning 27-point impasse declaration, xiangqi's
 //! sixty-move rule and dead draw (no piece left that can cross the river),
 //! and the room's `move_limit`; as in [`rules::Game`], a mate on the last

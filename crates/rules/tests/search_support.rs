@@ -122,7 +122,6 @@ fn assert_saw_both((tactical, passes, sure): (usize, usize, usize), sure_moves: 
 
 #[test]
 fn tactical_moves_and_passing_agree_with_the_full_rules() {
-    // Sure moves outside annan, which never answers.
     let (mut sure, mut annan_sure) = (0, 0);
     for seed in 1..=8 {
         for variant in [Variant::Shogi, Variant::Minishogi] {
@@ -147,5 +146,5 @@ fn tactical_moves_and_passing_agree_with_the_full_rules() {
         );
     }
     assert!(sure > 1000, "{sure}");
-    assert_eq!(annan_sure, 0);
+    assert!(annan_sure > 500, "{annan_sure}");
 }

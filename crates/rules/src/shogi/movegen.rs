@@ -30,20 +30,41 @@ impl Position {
     /// Whether a test far cheaper than generating the moves finds a legal
     /// one: out of check in shogi and minishogi, a piece other than the king
     /// that no enemy slider pins, with a square to go to (a move into the
-    /// last ranks can always promote there). `false` when it cannot tell: in
-    /// check, in annan (where support makes pins come and go), or when every
-    /// such piece is pinned or boxed in.
+    /// last ranks can always promote there); in annan, where support makes
+    /// pins come and go, one of the first two such moves found passes the
+    /// full check of the rules. `false` when it cannot tell: in check, or
+    /// when every such piece is pinned or boxed in (or both annan moves
+    /// fail).
     pub fn surely_has_legal_move(&self) -> bool {
-        if self.variant == Variant::Annan || self.checkers.is_any() {
+        if self.checkers.is_any() {
             return false;
         }
         let us = self.turn;
         let own = self.by_color[us.index()];
         let occupied = self.occupied();
         let board = self.board_mask();
-        let free = own
-            .without(self.kings[us.index()].index())
-            .and_not(self.pinned);
+        let king = self.kings[us.index()];
+        if self.variant == Variant::Annan {
+            return own
+                .without(king.index())
+                .iter()
+                .filter_map(|from| {
+                    let from = Square::from_index_unchecked(from);
+                    let piece = self.piece_at(from)?;
+                    let like = self.moves_like(from, piece);
+                    let to = (attacks::attacks(us, like, from, occupied) & board)
+                        .and_not(own)
+                        .first()?;
+                    Some((from, Square::from_index_unchecked(to)))
+                })
+                .take(2)
+                .any(|(from, to)| {
+                    [false, true]
+                        .into_iter()
+                        .any(|promote| self.check(Move::Normal { from, to, promote }).is_ok())
+                });
+        }
+        let free = own.without(king.index()).and_not(self.pinned);
         free.iter().any(|from| {
             let from = Square::from_index_unchecked(from);
             self.piece_at(from).is_some_and(|piece| {
