@@ -164,17 +164,26 @@ impl Searchable for shogi::Position {
     /// checks if the king, moving like it for the other side, reaches its
     /// square (a drop only adds a piece, so no other line changes). In annan
     /// a drop also lends its movement to the piece in front of it.
+    ///
+    /// A slider dropped off the king's lines cannot check, whatever stands
+    /// between: its moves are worked out only for a drop on one.
     fn may_check(&self, mv: shogi::Move) -> bool {
         let them = self.turn().opponent();
         let king = self.king(them);
-        if let shogi::Move::Drop { role, to } = mv
-            && self.variant() != Variant::Annan
-        {
-            return self.attacks_from(them, role, king).has(to.index());
-        }
         let to = mv.to();
         let files = king.file().abs_diff(to.file());
         let ranks = king.rank().abs_diff(to.rank());
+        if let shogi::Move::Drop { role, to } = mv
+            && self.variant() != Variant::Annan
+        {
+            let on_a_line = match role {
+                shogi::Role::Rook => files == 0 || ranks == 0,
+                shogi::Role::Bishop => files == ranks,
+                shogi::Role::Lance => files == 0,
+                _ => true,
+            };
+            return on_a_line && self.attacks_from(them, role, king).has(to.index());
+        }
         files.max(ranks) <= 2 || files == 0 || ranks == 0 || files == ranks
     }
 
