@@ -8,21 +8,24 @@ use crate::{
 };
 
 impl Position {
-    /// Calls `emit(from, targets)` with the legal targets of every piece of
-    /// the side to move that has any.
+    /// Calls `emit(from, targets)` with the legal targets among `wanted` of
+    /// every piece of the side to move that has any.
     ///
     /// The general's moves, and every move when in check, are tested one by
     /// one. Otherwise only the pinned pieces of [`exposure`](Self::exposure)
     /// are; the others just keep off the points that would screen a cannon.
+    /// Targets not wanted (the quiet ones, for captures only) are dropped
+    /// before any test.
     #[inline]
-    fn generate(&self, mut emit: impl FnMut(Square, Bitboard)) {
+    fn generate(&self, wanted: Bitboard, mut emit: impl FnMut(Square, Bitboard)) {
         let us = self.turn;
-        let own = self.by_color[us.index()];
+        // Own pieces, and what is not wanted.
+        let excluded = self.by_color[us.index()] | !wanted;
         let occ = self.occupied();
         let general = self.general_square(us);
         let palace_steps = GENERAL[usize::from(general.index())];
         let in_check = self.checkers.is_any();
-        let general_targets = self.safe_targets(general, palace_steps.and_not(own), general);
+        let general_targets = self.safe_targets(general, palace_steps.and_not(excluded), general);
         if general_targets.is_any() {
             emit(general, general_targets);
         }
@@ -37,7 +40,7 @@ impl Position {
         ] {
             for from in self.pieces(us, role) {
                 let from = Square::from_index_unchecked(from);
-                let targets = self.reach(from, role, us, occ).and_not(own);
+                let targets = self.reach(from, role, us, occ).and_not(excluded);
                 let legal = if in_check {
                     self.safe_targets(from, targets, general)
                 } else if exposure.pinned.is_any() && exposure.pinned.has(from.index()) {
@@ -295,8 +298,8 @@ impl crate::Position for Position {
             MoveSet::All => !Bitboard::EMPTY,
             MoveSet::Tactical => self.by_color[self.turn.opponent().index()],
         };
-        self.generate(|from, targets| {
-            for to in targets & wanted {
+        self.generate(wanted, |from, targets| {
+            for to in targets {
                 out.push(Move {
                     from,
                     to: Square::from_index_unchecked(to),
@@ -307,7 +310,9 @@ impl crate::Position for Position {
 
     fn count_legal_moves(&self) -> usize {
         let mut count = 0;
-        self.generate(|_, targets| count += targets.count() as usize);
+        self.generate(!Bitboard::EMPTY, |_, targets| {
+            count += targets.count() as usize;
+        });
         count
     }
 
