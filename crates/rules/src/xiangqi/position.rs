@@ -292,11 +292,19 @@ impl Position {
                 if (rays[at] & lines).is_empty() {
                     continue;
                 }
-                let (first, second) = attacks::first_two(sq, dir, occ);
-                if let Some(first) = first.filter(|first| sliders.has(first.index())) {
+                let Some(first) = attacks::next_on_ray(sq, dir, occ) else {
+                    continue;
+                };
+                if sliders.has(first.index()) {
                     attackers = attackers.with(first.index());
                 }
-                if let Some(second) = second.filter(|second| cannons.has(second.index())) {
+                // The piece behind the first matters only if a cannon is there.
+                if (rays[usize::from(first.index())] & cannons).is_empty() {
+                    continue;
+                }
+                if let Some(second) = attacks::next_on_ray(first, dir, occ)
+                    .filter(|second| cannons.has(second.index()))
+                {
                     attackers = attackers.with(second.index());
                 }
             }
