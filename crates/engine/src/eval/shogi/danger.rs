@@ -255,22 +255,43 @@ pub(super) fn danger_units(pos: &Position, w: &ShogiWeights, attacks: &Attacks, 
     let move_safe =
         (unguarded | attacks.twice[t].and_not(attacks.guarded[u])).and_not(pos.pieces_of(them));
     let enemy_pawns = pos.pieces(them, Role::Pawn);
-    for (kind, &role) in KIND_ROLES.iter().enumerate() {
+    // Where an enemy piece of each kind would check from, safely, by a move
+    // or a drop.
+    let check_squares = |kind: usize| {
+        let role = KIND_ROLES[kind];
         let nifu = role == Role::Pawn && (enemy_pawns & file_mask(king.file())).is_any();
         let by_drop = kind < 7 && hand.get(role) > 0 && !nifu;
         let by_move = attacks.by_kind[t][kind] & move_safe;
-        if !by_drop && by_move.is_empty() {
-            continue;
+        if by_drop {
+            by_move | drop_safe
+        } else {
+            by_move
         }
-        // An enemy piece moving like `role` checks from where ours would attack.
-        let checks_from = pos.attacks_from(us, role, king);
-        let drops = if by_drop { drop_safe } else { Bitboard::EMPTY };
-        if (checks_from & (by_move | drops)).is_any() {
+    };
+    // An enemy piece moving like a kind checks from where ours would attack.
+    let king_steps = pos.attacks_from(us, Role::King, king);
+    for (kind, &role) in KIND_ROLES[..5].iter().enumerate() {
+        let squares = check_squares(kind);
+        if squares.is_any() && (pos.attacks_from(us, role, king) & squares).is_any() {
             danger += w.danger_check[kind];
         }
     }
-    let escapes = pos
-        .attacks_from(us, Role::King, king)
+    // The bishop's lines serve the horse, the rook's the dragon: each worked
+    // out once, when either needs it.
+    for (slider, promoted) in [(5, 7), (6, 8)] {
+        let (squares, promoted_squares) = (check_squares(slider), check_squares(promoted));
+        if (squares | promoted_squares).is_empty() {
+            continue;
+        }
+        let lines = pos.attacks_from(us, KIND_ROLES[slider], king);
+        if (lines & squares).is_any() {
+            danger += w.danger_check[slider];
+        }
+        if ((lines | king_steps) & promoted_squares).is_any() {
+            danger += w.danger_check[promoted];
+        }
+    }
+    let escapes = king_steps
         .and_not(pos.pieces_of(us))
         .and_not(attacks.all[t]);
     danger + w.danger_escape * escapes.count() as i32
