@@ -66,6 +66,8 @@ impl Histories {
     }
 
     /// What move ordering knows at a node: these tables, the table move and the killers.
+    /// (Built again for every move a node tries: inlined.)
+    #[inline]
     pub(crate) fn hints(&self, at: Context, tt_move: u16, killers: [u16; 2]) -> Hints<'_> {
         let side = at.us * PER_SIDE..(at.us + 1) * PER_SIDE;
         Hints {
