@@ -65,6 +65,7 @@ pub(crate) struct Hints<'a> {
 
 impl Hints<'_> {
     /// The history of quiet move `mv`: butterfly and continuation together.
+    #[inline]
     pub(crate) fn quiet_score<P: Searchable>(&self, pos: &P, mv: P::Move) -> i32 {
         let mut score = self.history[usize::from(P::pack(mv))];
         if self.continuations.iter().any(Option::is_some) {
