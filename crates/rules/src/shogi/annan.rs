@@ -53,13 +53,16 @@ pub(super) fn movers(pos: &Position, by: Color) -> [Bitboard; 14] {
 
 /// For each kind, the pieces of `own` (all of colour `by`) that move like it,
 /// `by_role` giving each kind's squares (squares outside `own` are ignored).
+/// (A loop, not `array::map`, which was left a call per kind here.)
 #[inline]
 fn movers_of(by: Color, own: Bitboard, by_role: &[Bitboard; 14]) -> [Bitboard; 14] {
     let supported = own & in_front(by, own);
-    by_role.map(|bb| {
+    let mut movers = [Bitboard::EMPTY; 14];
+    for (mover, &bb) in movers.iter_mut().zip(by_role) {
         let role_pieces = bb & own;
-        role_pieces.and_not(supported) | (in_front(by, role_pieces) & own)
-    })
+        *mover = role_pieces.and_not(supported) | (in_front(by, role_pieces) & own);
+    }
+    movers
 }
 
 /// The pieces checking the side to move, and the squares strictly between

@@ -398,7 +398,11 @@ impl Position {
             annan::movers(self, color)
         } else {
             let own = self.by_color[color.index()];
-            self.by_role.map(|bb| bb & own)
+            let mut movers = [Bitboard::EMPTY; 14];
+            for (mover, &bb) in movers.iter_mut().zip(&self.by_role) {
+                *mover = bb & own;
+            }
+            movers
         }
     }
 
