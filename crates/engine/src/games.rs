@@ -139,8 +139,9 @@ impl Searchable for shogi::Position {
     /// Out of check, a gold, silver, bishop or rook in hand can be dropped
     /// on any empty square (none of them is ever a dead piece, and a drop
     /// uncovers no line to the own king); else a piece with a square to go
-    /// to that nothing pins, or in annan one of two such moves checked in
-    /// full ([`shogi::Position::surely_has_legal_move`]).
+    /// to that nothing pins (in annan: that stands where leaving opens no
+    /// line to the king, and goes to an empty square)
+    /// ([`shogi::Position::surely_has_legal_move`]).
     fn surely_has_move(&self) -> bool {
         let hand = self.hand(self.turn());
         let droppable = [

@@ -31,10 +31,13 @@ impl Position {
     /// one: out of check in shogi and minishogi, a piece other than the king
     /// that no enemy slider pins, with a square to go to (a move into the
     /// last ranks can always promote there); in annan, where support makes
-    /// pins come and go, one of the first two such moves found passes the
-    /// full check of the rules. `false` when it cannot tell: in check, or
-    /// when every such piece is pinned or boxed in (or both annan moves
-    /// fail).
+    /// pins come and go, a piece other than the king on none of the
+    /// `uncovering` squares that can move to an empty square as the rules
+    /// allow (out of check such a move never exposes the king, as annan's
+    /// generator knows too: our move changes the enemy's movers only by a
+    /// capture, and opens no line but through those squares). `false`
+    /// when it cannot tell: in check, or when every such piece is pinned or
+    /// boxed in.
     pub fn surely_has_legal_move(&self) -> bool {
         if self.checkers.is_any() {
             return false;
@@ -45,23 +48,28 @@ impl Position {
         let board = self.board_mask();
         let king = self.kings[us.index()];
         if self.variant == Variant::Annan {
+            let empty = !occupied & board;
             return own
                 .without(king.index())
+                .and_not(self.uncovering)
                 .iter()
-                .filter_map(|from| {
+                .any(|from| {
                     let from = Square::from_index_unchecked(from);
-                    let piece = self.piece_at(from)?;
+                    let Some(piece) = self.piece_at(from) else {
+                        return false;
+                    };
                     let like = self.moves_like(from, piece);
-                    let to = (attacks::attacks(us, like, from, occupied) & board)
-                        .and_not(own)
-                        .first()?;
-                    Some((from, Square::from_index_unchecked(to)))
-                })
-                .take(2)
-                .any(|(from, to)| {
-                    [false, true]
-                        .into_iter()
-                        .any(|promote| self.check(Move::Normal { from, to, promote }).is_ok())
+                    let promotes = self.promotion_targets(piece.role, from);
+                    (attacks::attacks(us, like, from, occupied) & empty)
+                        .iter()
+                        .any(|to| {
+                            let to = Square::from_index_unchecked(to);
+                            let double_pawn = piece.role == Role::Pawn
+                                && from.file() != to.file()
+                                && self.pawn_files(us).has(to.index());
+                            promotes.has(to.index())
+                                || !double_pawn && !self.is_dead_arrival(piece.role, Some(from), to)
+                        })
                 });
         }
         let free = own.without(king.index()).and_not(self.pinned);
