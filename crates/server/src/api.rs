@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use store::StoreError;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
@@ -724,13 +724,31 @@ pub(crate) struct Connection {
     pub(crate) room: RoomHandle,
     pub(crate) watch: Watch,
     pub(crate) last: u64,
+    /// [`Connection::waiting`] found the connection behind the broadcast:
+    /// the next [`Connection::next`] reads the missed events from the room.
+    pub(crate) lagged: bool,
 }
 
 impl Connection {
+    /// A watch of `room` from event `since` on.
+    pub(crate) fn new(room: RoomHandle, watch: Watch, since: u64) -> Connection {
+        Connection {
+            room,
+            watch,
+            last: since,
+            lagged: false,
+        }
+    }
+
     /// The next frame to send: what the backlog holds, then live events; on
     /// falling behind the broadcast, the missed events from the room itself.
     pub(crate) async fn next(&mut self) -> Option<std::sync::Arc<Frame>> {
         loop {
+            if std::mem::take(&mut self.lagged) {
+                let last = self.last;
+                // Boxed: rare, and the socket's future would carry its size.
+                self.watch.backlog = Box::pin(self.room.since(last)).await.ok()?;
+            }
             if !self.watch.backlog.is_empty() {
                 let frame = self.watch.backlog.remove(0);
                 if self.watch.backlog.is_empty() {
@@ -756,6 +774,30 @@ impl Connection {
                     self.watch.backlog = Box::pin(self.room.since(last)).await.ok()?;
                 }
                 Err(RecvError::Closed) => return None,
+            }
+        }
+    }
+
+    /// The next live frame if one is there already, without waiting: what a
+    /// socket sends in the same write as the frame it is sending (a move's
+    /// event with its ack). `None` when nothing waits, or when only
+    /// [`Connection::next`] can get it (the backlog, the room's missed events).
+    pub(crate) fn waiting(&mut self) -> Option<std::sync::Arc<Frame>> {
+        if !self.watch.backlog.is_empty() || self.lagged {
+            return None;
+        }
+        loop {
+            match self.watch.live.try_recv() {
+                Ok(frame) if frame.seq <= self.last => {}
+                Ok(frame) => {
+                    self.last = frame.seq;
+                    return Some(frame);
+                }
+                Err(TryRecvError::Lagged(_)) => {
+                    self.lagged = true;
+                    return None;
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return None,
             }
         }
     }
@@ -794,11 +836,7 @@ async fn events(
     let token = token(&headers, query.token.as_deref());
     let since = query.since();
     let watch = room.watch(since, token, false).await?;
-    let connection = Connection {
-        room,
-        watch,
-        last: since,
-    };
+    let connection = Connection::new(room, watch, since);
     let follow = query.follow;
     let shutdown = state.shutdown_signal();
     let lines = stream::unfold(Some(connection), move |connection| {

@@ -202,11 +202,7 @@ pub(crate) async fn room_socket(
     let token = token(&headers, query.token.as_deref());
     let since = query.since();
     let watch = room.watch(since, token.clone(), true).await?;
-    let connection = Connection {
-        room,
-        watch,
-        last: since,
-    };
+    let connection = Connection::new(room, watch, since);
     let open = state.sockets.enter();
     Ok(upgrade
         .max_message_size(hard_frame_limit(&state.config))
@@ -465,12 +461,32 @@ fn relay(
                     }
                 },
             };
-            if !send(&mut socket, outgoing, within).await {
+            if !send_with_waiting(&mut socket, outgoing, &mut connection, within).await {
                 break;
             }
             heartbeat.sent();
         }
     }
+}
+
+/// Sends `message` and, in the same write, the room's frames already waiting
+/// for the socket, giving up as [`send`] does. A move's event is broadcast
+/// before its ack is answered, so the mover's socket sends both at once: one
+/// `sendto` and one wake-up of the client instead of two.
+async fn send_with_waiting(
+    socket: &mut WebSocket,
+    message: Message,
+    connection: &mut Connection,
+    within: Duration,
+) -> bool {
+    let sent = async {
+        socket.feed(message).await?;
+        while let Some(frame) = connection.waiting() {
+            socket.feed(Message::Text(frame.json.clone())).await?;
+        }
+        socket.flush().await
+    };
+    matches!(tokio::time::timeout(within, sent).await, Ok(Ok(())))
 }
 
 /// Runs a client's frame against the room and returns the reply frame.

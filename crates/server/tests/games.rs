@@ -692,3 +692,62 @@ async fn whole_games_from_the_start_end_in_checkmate_in_every_variant() {
     }
     server.stop().await;
 }
+
+/// A socket sends the room's frames already waiting with the one it sends
+/// (a move's event goes out in the ack's write): each player still gets every
+/// event once and in order, and each of its acks.
+#[tokio::test]
+async fn each_player_gets_every_event_once_in_order_and_its_acks() {
+    let server = TestServer::start().await;
+    let (id, first, second) = server.online_room("shogi", None, json!({})).await;
+    let mut players = [
+        server.ws(&id, &format!("token={first}")).await,
+        server.ws(&id, &format!("token={second}")).await,
+    ];
+    let mut seen: [Vec<serde_json::Value>; 2] = [Vec::new(), Vec::new()];
+    let moves = [
+        "7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b",
+    ];
+    for (index, mv) in moves.iter().enumerate() {
+        let mover = index % 2;
+        players[mover]
+            .send(json!({"type": "move", "move": mv, "request_id": index}))
+            .await;
+        loop {
+            let frame = players[mover].next().await;
+            seen[mover].push(frame.clone());
+            if frame["type"] == "ack" {
+                break;
+            }
+        }
+    }
+    // Two seats taken, then the moves.
+    let last = 2 + moves.len();
+    for (player, seen) in players.iter_mut().zip(&mut seen) {
+        while seen.last().and_then(|frame| frame["seq"].as_u64()) != Some(last as u64) {
+            seen.push(player.next().await);
+        }
+    }
+    for (side, seen) in seen.iter().enumerate() {
+        let seqs: Vec<u64> = seen
+            .iter()
+            .filter_map(|frame| frame["seq"].as_u64())
+            .collect();
+        assert_eq!(seqs, (1..=last as u64).collect::<Vec<_>>(), "{seen:?}");
+        let played: Vec<&str> = seen
+            .iter()
+            .filter(|frame| frame["type"] == "move")
+            .filter_map(|frame| frame["move"].as_str())
+            .collect();
+        assert_eq!(played, moves, "{side}");
+        let acks: Vec<u64> = seen
+            .iter()
+            .filter(|frame| frame["type"] == "ack")
+            .filter_map(|frame| frame["request_id"].as_u64())
+            .collect();
+        let own: Vec<u64> = (0..moves.len() as u64)
+            .filter(|i| *i as usize % 2 == side)
+            .collect();
+        assert_eq!(acks, own, "{seen:?}");
+    }
+}

@@ -9,11 +9,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use sqlx::postgres::{PgPool, PgPoolOptions, Postgres};
 use sqlx::sqlite::{
-    Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
 use crate::group_commit::{Append, GroupCommit, Writer};
+use crate::sqlite_writer::SqliteWriter;
 use crate::{
     AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, Owner, PlayerCounts, PlayerGame,
     RatingRecord, Result, RoomRecord, SeatRecord, Store, StoreError, VariantCounts,
@@ -92,7 +92,8 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        create_private(options.get_filename());
+        let path = options.get_filename().to_owned();
+        create_private(&path);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             // A file does not hang up: pinging a connection before handing it
@@ -102,7 +103,9 @@ impl SqliteStore {
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         hash_legacy_tokens!(&pool);
-        let appends = GroupCommit::start(PoolWriter::new(pool.clone()));
+        let writer = SqliteWriter::open(&path)?;
+        let appends = GroupCommit::start_thread("koma-sqlite-writer", writer)
+            .map_err(|err| StoreError::Database(sqlx::Error::Io(err)))?;
         Ok(SqliteStore { pool, appends })
     }
 }
@@ -139,19 +142,18 @@ impl PostgresStore {
     }
 }
 
-/// The group commit's writer: one connection of the pool, kept from batch
-/// to batch. sqlx pings a connection when it goes back to the pool and again
-/// when it is taken (each ping a round trip to SQLite's worker thread, or to
-/// PostgreSQL), so a batch on a connection taken for it costs three round
-/// trips where its statement needs one; a kept connection also keeps
-/// SQLite's page cache, which another connection's commit would invalidate.
-pub(crate) struct PoolWriter<DB: sqlx::Database> {
-    pool: sqlx::Pool<DB>,
-    connection: Option<sqlx::pool::PoolConnection<DB>>,
+/// PostgreSQL's group-commit writer: one connection of the pool, kept from
+/// batch to batch. sqlx pings a connection when it goes back to the pool and
+/// again when it is taken (each a round trip to PostgreSQL), so a batch on a
+/// connection taken for it costs three round trips where its statement needs
+/// one. (SQLite's writer calls SQLite itself: `sqlite_writer`.)
+pub(crate) struct PoolWriter {
+    pool: PgPool,
+    connection: Option<sqlx::pool::PoolConnection<Postgres>>,
 }
 
-impl<DB: sqlx::Database> PoolWriter<DB> {
-    pub(crate) fn new(pool: sqlx::Pool<DB>) -> PoolWriter<DB> {
+impl PoolWriter {
+    pub(crate) fn new(pool: PgPool) -> PoolWriter {
         PoolWriter {
             pool,
             connection: None,
@@ -159,139 +161,119 @@ impl<DB: sqlx::Database> PoolWriter<DB> {
     }
 }
 
-/// `writer_impl!(Database, fence_check, fenced_insert)`: the group commit's
-/// writer, the appends in one transaction, each seat before its events, each
-/// fenced append after `fence_check` found its lease still held (the
-/// statement locks the lease row where the database can, so a takeover waits
-/// for this transaction and then sees its events). A batch of one event
-/// without a seat is one statement, a transaction by itself: its `INSERT`,
-/// or with a lease `fenced_insert`, which inserts only while the lease is
-/// held and locks its row as `fence_check` does. After a failed
-/// batch the connection goes back to the pool, which closes it if it broke,
-/// and the next batch takes another.
-macro_rules! writer_impl {
-    ($database:ty, $fence_check:expr, $fenced_insert:expr) => {
-        #[async_trait]
-        impl Writer for PoolWriter<$database> {
-            async fn write(&mut self, appends: &[Append]) -> Result<()> {
-                /// The statement that stores one of `room_id`'s events.
-                fn insert_event<'a>(
-                    room_id: &'a str,
-                    event: &'a EventRecord,
-                ) -> sqlx::query::Query<'a, $database, <$database as sqlx::Database>::Arguments<'a>>
-                {
-                    sqlx::query(
-                        "INSERT INTO events (room_id, seq, at, kind, data) \
-                         VALUES ($1, $2, $3, $4, $5)",
-                    )
-                    .bind(room_id)
-                    .bind(event.seq)
-                    .bind(event.at)
-                    .bind(&event.kind)
-                    .bind(&event.data)
-                }
-
-                /// The batch on `connection`.
-                async fn write_batch(
-                    connection: &mut <$database as sqlx::Database>::Connection,
-                    appends: &[Append],
-                ) -> Result<()> {
-                    // One event alone is one statement, atomic and durable by
-                    // itself: without BEGIN, the fence check and COMMIT it costs
-                    // one round trip to the database (SQLite's worker thread,
-                    // PostgreSQL's server) instead of three or four.
-                    if let [
-                        Append {
-                            room_id,
-                            events,
-                            seat: None,
-                            lease,
-                        },
-                    ] = appends
-                        && let [event] = events.as_slice()
-                    {
-                        let Some(lease) = lease else {
-                            insert_event(room_id, event).execute(connection).await?;
-                            return Ok(());
-                        };
-                        let inserted = sqlx::query($fenced_insert)
-                            .bind(room_id)
-                            .bind(event.seq)
-                            .bind(event.at)
-                            .bind(&event.kind)
-                            .bind(&event.data)
-                            .bind(&lease.node)
-                            .bind(lease.fence)
-                            .execute(connection)
-                            .await?;
-                        return if inserted.rows_affected() == 1 {
-                            Ok(())
-                        } else {
-                            Err(StoreError::Fenced)
-                        };
-                    }
-                    let mut tx = sqlx::Connection::begin(connection).await?;
-                    for append in appends {
-                        if let Some(lease) = &append.lease {
-                            let held: Option<i64> = sqlx::query_scalar($fence_check)
-                                .bind(&append.room_id)
-                                .bind(&lease.node)
-                                .bind(lease.fence)
-                                .fetch_optional(&mut *tx)
-                                .await?;
-                            if held.is_none() {
-                                return Err(StoreError::Fenced);
-                            }
-                        }
-                        if let Some(seat) = &append.seat {
-                            sqlx::query(
-                                "INSERT INTO seats (room_id, seat, token, token_hash, player) \
-                                 VALUES ($1, $2, '', $3, $4)",
-                            )
-                            .bind(&seat.room_id)
-                            .bind(&seat.seat)
-                            .bind(&seat.token_hash)
-                            .bind(&seat.player)
-                            .execute(&mut *tx)
-                            .await?;
-                        }
-                        for event in &append.events {
-                            insert_event(&append.room_id, event)
-                                .execute(&mut *tx)
-                                .await?;
-                        }
-                    }
-                    tx.commit().await?;
-                    Ok(())
-                }
-
-                let connection = match &mut self.connection {
-                    Some(connection) => connection,
-                    None => self.connection.insert(self.pool.acquire().await?),
-                };
-                let outcome = write_batch(connection, appends).await;
-                if outcome.is_err() {
-                    self.connection = None;
-                }
-                outcome
-            }
-        }
-    };
+/// The statement that stores one of `room_id`'s events.
+fn insert_event<'a>(
+    room_id: &'a str,
+    event: &'a EventRecord,
+) -> sqlx::query::Query<'a, Postgres, sqlx::postgres::PgArguments> {
+    sqlx::query(
+        "INSERT INTO events (room_id, seq, at, kind, data) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(room_id)
+    .bind(event.seq)
+    .bind(event.at)
+    .bind(&event.kind)
+    .bind(&event.data)
 }
 
-// SQLite has one writer at a time, so the lease cannot change under the check.
-writer_impl!(
-    Sqlite,
-    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3",
-    "INSERT INTO events (room_id, seq, at, kind, data) SELECT $1, $2, $3, $4, $5 \
-     WHERE EXISTS (SELECT 1 FROM leases WHERE room_id = $1 AND node = $6 AND fence = $7)"
-);
-writer_impl!(
-    Postgres,
-    "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 FOR SHARE",
-    "INSERT INTO events (room_id, seq, at, kind, data) SELECT $1, $2, $3, $4, $5 \
-     WHERE EXISTS (SELECT 1 FROM leases WHERE room_id = $1 AND node = $6 AND fence = $7 FOR SHARE)"
-);
+/// The batch on `connection`: the appends in one transaction, each seat
+/// before its events, each fenced append after its lease was found still
+/// held (`FOR SHARE` locks the lease row, so a takeover waits for this
+/// transaction and then sees its events).
+async fn write_batch(connection: &mut sqlx::PgConnection, appends: &[Append]) -> Result<()> {
+    // One event alone is one statement, atomic and durable by itself:
+    // without BEGIN, the fence check and COMMIT it costs one round trip to
+    // the server instead of three or four. With a lease, it inserts only
+    // while the lease is held, and locks its row as the check does.
+    if let [
+        Append {
+            room_id,
+            events,
+            seat: None,
+            lease,
+        },
+    ] = appends
+        && let [event] = events.as_slice()
+    {
+        let Some(lease) = lease else {
+            insert_event(room_id, event).execute(connection).await?;
+            return Ok(());
+        };
+        let inserted = sqlx::query(
+            "INSERT INTO events (room_id, seq, at, kind, data) SELECT $1, $2, $3, $4, $5 \
+             WHERE EXISTS (SELECT 1 FROM leases \
+                WHERE room_id = $1 AND node = $6 AND fence = $7 FOR SHARE)",
+        )
+        .bind(room_id)
+        .bind(event.seq)
+        .bind(event.at)
+        .bind(&event.kind)
+        .bind(&event.data)
+        .bind(&lease.node)
+        .bind(lease.fence)
+        .execute(connection)
+        .await?;
+        return if inserted.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Fenced)
+        };
+    }
+    let mut tx = sqlx::Connection::begin(connection).await?;
+    for append in appends {
+        if let Some(lease) = &append.lease {
+            let held: Option<i64> = sqlx::query_scalar(
+                "SELECT fence FROM leases WHERE room_id = $1 AND node = $2 AND fence = $3 \
+                 FOR SHARE",
+            )
+            .bind(&append.room_id)
+            .bind(&lease.node)
+            .bind(lease.fence)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if held.is_none() {
+                return Err(StoreError::Fenced);
+            }
+        }
+        if let Some(seat) = &append.seat {
+            sqlx::query(
+                "INSERT INTO seats (room_id, seat, token, token_hash, player) \
+                 VALUES ($1, $2, '', $3, $4)",
+            )
+            .bind(&seat.room_id)
+            .bind(&seat.seat)
+            .bind(&seat.token_hash)
+            .bind(&seat.player)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for event in &append.events {
+            insert_event(&append.room_id, event)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Writer for PoolWriter {
+    /// After a failed batch the connection goes back to the pool, which
+    /// closes it if it broke, and the next batch takes another.
+    async fn write(&mut self, appends: &[Append]) -> Result<()> {
+        let connection = match &mut self.connection {
+            Some(connection) => connection,
+            None => self.connection.insert(self.pool.acquire().await?),
+        };
+        let outcome = write_batch(connection, appends).await;
+        if outcome.is_err() {
+            self.connection = None;
+        }
+        outcome
+    }
+}
 
 /// How many leases one statement of [`Store::renew_leases`] renews.
 const RENEW_CHUNK: i64 = 256;

@@ -1,13 +1,19 @@
 //! Group commit: the appends of many rooms share one transaction.
 //!
 //! Every [`Store::append_events`](crate::Store::append_events) call becomes an
-//! [`Append`] on one queue, and one task writes them: it takes every append
+//! [`Append`] on one queue, and one writer takes them: it takes every append
 //! waiting on the queue (up to [`MAX_BATCH`]), writes them in one transaction,
 //! and answers each caller only after that transaction commits. While it
 //! writes, the next appends gather behind it, so the more appends arrive, the
 //! more share a commit: one commit (and one fsync where the database syncs)
 //! serves a whole batch, and appends never wait on each other for the
 //! database's write lock.
+//!
+//! The writer is a task for PostgreSQL, whose driver is asynchronous, and a
+//! thread of its own for SQLite ([`GroupCommit::start_thread`]), which calls
+//! SQLite directly: a move then passes one thread each way, where through
+//! sqlx's SQLite driver it passed the writer task, then sqlx's worker thread
+//! and back.
 //!
 //! A batch is all or nothing. When it fails (one append's seat is taken, its
 //! event number used, or its lease lost to another node), each of its appends is written again alone, so
@@ -35,17 +41,27 @@ pub(crate) struct Append {
     pub(crate) lease: Option<Lease>,
 }
 
-/// What a backend does for the writer: store appends in one transaction.
+/// What an asynchronous backend does for the writer task: store appends in
+/// one transaction.
 #[async_trait]
 pub(crate) trait Writer: Send + 'static {
     /// Stores every one of `appends` in one transaction, in order, or none.
     async fn write(&mut self, appends: &[Append]) -> Result<()>;
 }
 
-/// The queue to a store's writer task.
+/// [`Writer`] for a backend called on a thread of its own, which may block.
+pub(crate) trait BlockingWriter: Send + 'static {
+    /// Stores every one of `appends` in one transaction, in order, or none.
+    fn write(&mut self, appends: &[Append]) -> Result<()>;
+}
+
+/// An append and where its outcome goes.
+type Waiting = (Append, oneshot::Sender<Result<()>>);
+
+/// The queue to a store's writer.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupCommit {
-    queue: mpsc::Sender<(Append, oneshot::Sender<Result<()>>)>,
+    queue: mpsc::Sender<Waiting>,
 }
 
 impl GroupCommit {
@@ -56,11 +72,27 @@ impl GroupCommit {
         GroupCommit { queue }
     }
 
+    /// Starts the writer on a thread of its own, named `name`; it stops once
+    /// every clone of the queue is dropped.
+    ///
+    /// # Errors
+    /// The thread could not be started.
+    pub(crate) fn start_thread(
+        name: &str,
+        writer: impl BlockingWriter,
+    ) -> std::io::Result<GroupCommit> {
+        let (queue, waiting) = mpsc::channel(QUEUE);
+        std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || write_batches_blocking(writer, waiting))?;
+        Ok(GroupCommit { queue })
+    }
+
     /// Stores `append` in the next transaction; returns once it committed.
     ///
     /// # Errors
     /// The append's own failure (a conflict, the database); [`StoreError::Closed`]
-    /// when the writer task is gone (its runtime shut down).
+    /// when the writer is gone (its runtime shut down).
     pub(crate) async fn append(&self, append: Append) -> Result<()> {
         let (done, outcome) = oneshot::channel();
         self.queue
@@ -71,32 +103,59 @@ impl GroupCommit {
     }
 }
 
+/// Answers the callers of a batch written with `outcome`, and returns the
+/// appends to write again one at a time: those of a failed batch of several.
+fn settle(
+    outcome: Result<()>,
+    appends: Vec<Append>,
+    callers: Vec<oneshot::Sender<Result<()>>>,
+) -> Vec<Waiting> {
+    match outcome {
+        Ok(()) => {
+            for caller in callers {
+                // A caller that stopped waiting no longer needs the answer.
+                let _ = caller.send(Ok(()));
+            }
+            Vec::new()
+        }
+        Err(err) if callers.len() == 1 => {
+            if let Some(caller) = callers.into_iter().next() {
+                let _ = caller.send(Err(err));
+            }
+            Vec::new()
+        }
+        Err(_) => appends.into_iter().zip(callers).collect(),
+    }
+}
+
 /// The writer task: one transaction per batch of waiting appends.
-async fn write_batches(
-    mut writer: impl Writer,
-    mut waiting: mpsc::Receiver<(Append, oneshot::Sender<Result<()>>)>,
-) {
+async fn write_batches(mut writer: impl Writer, mut waiting: mpsc::Receiver<Waiting>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let (appends, callers): (Vec<Append>, Vec<_>) = batch.drain(..).unzip();
-        match writer.write(&appends).await {
-            Ok(()) => {
-                for caller in callers {
-                    // A caller that stopped waiting no longer needs the answer.
-                    let _ = caller.send(Ok(()));
-                }
-            }
-            Err(err) if callers.len() == 1 => {
-                if let Some(caller) = callers.into_iter().next() {
-                    let _ = caller.send(Err(err));
-                }
-            }
-            Err(_) => {
-                for (append, caller) in appends.iter().zip(callers) {
-                    let outcome = writer.write(std::slice::from_ref(append)).await;
-                    let _ = caller.send(outcome);
-                }
-            }
+        let outcome = writer.write(&appends).await;
+        for (append, caller) in settle(outcome, appends, callers) {
+            let outcome = writer.write(std::slice::from_ref(&append)).await;
+            let _ = caller.send(outcome);
+        }
+    }
+}
+
+/// The writer thread: the same as [`write_batches`], blocking.
+fn write_batches_blocking(mut writer: impl BlockingWriter, mut waiting: mpsc::Receiver<Waiting>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = waiting.blocking_recv() {
+        batch.push(first);
+        while batch.len() < MAX_BATCH
+            && let Ok(next) = waiting.try_recv()
+        {
+            batch.push(next);
+        }
+        let (appends, callers): (Vec<Append>, Vec<_>) = batch.drain(..).unzip();
+        let outcome = writer.write(&appends);
+        for (append, caller) in settle(outcome, appends, callers) {
+            let outcome = writer.write(std::slice::from_ref(&append));
+            let _ = caller.send(outcome);
         }
     }
 }

@@ -20,6 +20,7 @@ mod backend;
 mod group_commit;
 mod records;
 mod secret;
+mod sqlite_writer;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
@@ -53,6 +54,9 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(sqlx::Error),
+    /// The SQLite store's writer, which calls SQLite itself, failed.
+    #[error("database error: {0}")]
+    Sqlite(rusqlite::Error),
     /// The store's writer stopped (its runtime shut down): nothing was stored.
     #[error("the store's writer has stopped")]
     Closed,
@@ -73,6 +77,21 @@ impl From<sqlx::Error> for StoreError {
             sqlx::Error::RowNotFound => StoreError::NotFound,
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
             other => StoreError::Database(other),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> StoreError {
+        use rusqlite::ffi::{SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
+        match err {
+            rusqlite::Error::SqliteFailure(failure, _)
+                if failure.extended_code == SQLITE_CONSTRAINT_PRIMARYKEY
+                    || failure.extended_code == SQLITE_CONSTRAINT_UNIQUE =>
+            {
+                StoreError::Conflict
+            }
+            other => StoreError::Sqlite(other),
         }
     }
 }
