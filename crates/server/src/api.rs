@@ -724,8 +724,9 @@ pub(crate) struct Connection {
     pub(crate) room: RoomHandle,
     pub(crate) watch: Watch,
     pub(crate) last: u64,
-    /// [`Connection::waiting`] found the connection behind the broadcast:
-    /// the next [`Connection::next`] reads the missed events from the room.
+    /// The connection fell behind the broadcast and has not yet read the
+    /// missed events back from the room. Cleared only once they are read, so
+    /// a read dropped half-way (a `select!` took another branch) is made again.
     pub(crate) lagged: bool,
 }
 
@@ -742,12 +743,16 @@ impl Connection {
 
     /// The next frame to send: what the backlog holds, then live events; on
     /// falling behind the broadcast, the missed events from the room itself.
+    ///
+    /// Cancel-safe: a `select!` may drop it at any await and call it again
+    /// without a frame lost or sent twice.
     pub(crate) async fn next(&mut self) -> Option<std::sync::Arc<Frame>> {
         loop {
-            if std::mem::take(&mut self.lagged) {
+            if self.lagged {
                 let last = self.last;
                 // Boxed: rare, and the socket's future would carry its size.
                 self.watch.backlog = Box::pin(self.room.since(last)).await.ok()?;
+                self.lagged = false;
             }
             if !self.watch.backlog.is_empty() {
                 let frame = self.watch.backlog.remove(0);
@@ -768,11 +773,9 @@ impl Connection {
                     self.last = frame.seq;
                     return Some(frame);
                 }
-                Err(RecvError::Lagged(_)) => {
-                    let last = self.last;
-                    // Boxed: rare, and the socket's future would carry its size.
-                    self.watch.backlog = Box::pin(self.room.since(last)).await.ok()?;
-                }
+                // The receiver has skipped to the oldest event it still
+                // holds: the ones between come from the room, above.
+                Err(RecvError::Lagged(_)) => self.lagged = true,
                 Err(RecvError::Closed) => return None,
             }
         }
@@ -1203,4 +1206,77 @@ async fn rename_seat(
     let (seats, player) = room.rename(token, seat, name.clone()).await?;
     state.store.set_player_name(&player, &name).await?;
     Ok(Json(SeatsRenamed { seats, name }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use futures_util::FutureExt;
+    use rules::Variant;
+
+    use super::Connection;
+    use crate::room::{Action, Joiner, Mode};
+    use crate::room_settings::RoomSettings;
+    use crate::rooms::NewRoom;
+    use crate::{AppState, Config, FirstLegalMove};
+
+    /// A socket's `select!` drops [`Connection::next`] while it reads the
+    /// events it fell behind on; the next call still sends every event once.
+    #[tokio::test]
+    async fn a_connection_dropped_while_it_catches_up_loses_no_event() {
+        let path =
+            std::env::temp_dir().join(format!("koma-catch-up-{}.sqlite", crate::ids::secret()));
+        let store = store::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        let state = AppState::start(store, Arc::new(FirstLegalMove), Config::default())
+            .await
+            .unwrap();
+        let new = NewRoom {
+            variant: Variant::Minishogi,
+            mode: Mode::Local,
+            level: 0,
+            settings: RoomSettings::default(),
+            position: None,
+            device: "test".to_owned(),
+        };
+        let (_, room) = state.rooms.create(new).await.unwrap();
+        let ann = |seat| Joiner {
+            player: "ann".to_owned(),
+            name: "Ann".to_owned(),
+            seat,
+            computer: false,
+        };
+        let (seat, token) = room.join(ann(None), None).await.unwrap();
+        room.join(ann(Some(seat.opponent())), Some(token.clone()))
+            .await
+            .unwrap();
+        let seated = room.view().await.unwrap().last_seq;
+        let watch = room.watch(seated, None, true).await.unwrap();
+        let mut connection = Connection::new(room.clone(), watch, seated);
+        // A move and its takeback, again and again: more events than the
+        // live channel holds, in a game that never repeats a position.
+        for _ in 0..12 {
+            for action in [Action::Move("5e4d".to_owned()), Action::Takeback] {
+                room.act(Some(token.clone()), action).await.unwrap();
+            }
+        }
+        let last = room.view().await.unwrap().last_seq;
+        assert!(last >= seated + 24, "{seated} then {last} events");
+        // The first poll finds the channel lagged and waits for the room's
+        // answer; the poll's future is dropped there.
+        assert!(connection.next().now_or_never().is_none());
+        let mut seqs = Vec::new();
+        while seqs.last() != Some(&last) {
+            let frame = tokio::time::timeout(Duration::from_secs(5), connection.next())
+                .await
+                .expect("the events come")
+                .expect("the room stays open");
+            seqs.push(frame.seq);
+        }
+        assert_eq!(seqs, (seated + 1..=last).collect::<Vec<_>>());
+        let _ = std::fs::remove_file(&path);
+    }
 }
