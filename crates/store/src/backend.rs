@@ -12,7 +12,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-use crate::group_commit::{Append, GroupCommit, Writer};
+use crate::group_commit::{Append, GroupCommit, Writer, lone_event};
 use crate::sqlite_writer::SqliteWriter;
 use crate::{
     AnalysisRecord, EventRecord, GameRecord, Lease, NodeRecord, Owner, PlayerCounts, PlayerGame,
@@ -186,16 +186,7 @@ async fn write_batch(connection: &mut sqlx::PgConnection, appends: &[Append]) ->
     // without BEGIN, the fence check and COMMIT it costs one round trip to
     // the server instead of three or four. With a lease, it inserts only
     // while the lease is held, and locks its row as the check does.
-    if let [
-        Append {
-            room_id,
-            events,
-            seat: None,
-            lease,
-        },
-    ] = appends
-        && let [event] = events.as_slice()
-    {
+    if let Some((room_id, event, lease)) = lone_event(appends) {
         let Some(lease) = lease else {
             insert_event(room_id, event).execute(connection).await?;
             return Ok(());

@@ -41,6 +41,26 @@ pub(crate) struct Append {
     pub(crate) lease: Option<Lease>,
 }
 
+/// The batch's one event when it is a lone event without a seat: a writer
+/// stores it in one statement, atomic and durable by itself, instead of a
+/// transaction. Its room and the lease it needs come with it.
+pub(crate) fn lone_event(appends: &[Append]) -> Option<(&str, &EventRecord, Option<&Lease>)> {
+    match appends {
+        [
+            Append {
+                room_id,
+                events,
+                seat: None,
+                lease,
+            },
+        ] => match events.as_slice() {
+            [event] => Some((room_id, event, lease.as_ref())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// What an asynchronous backend does for the writer task: store appends in
 /// one transaction.
 #[async_trait]

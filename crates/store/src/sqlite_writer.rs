@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
 
-use crate::group_commit::{Append, BlockingWriter};
+use crate::group_commit::{Append, BlockingWriter, lone_event};
 use crate::{EventRecord, Result, StoreError};
 
 const INSERT_EVENT: &str =
@@ -67,17 +67,7 @@ fn insert_event(connection: &Connection, room_id: &str, event: &EventRecord) -> 
 
 impl BlockingWriter for SqliteWriter {
     fn write(&mut self, appends: &[Append]) -> Result<()> {
-        // One event alone is one statement, atomic and durable by itself.
-        if let [
-            Append {
-                room_id,
-                events,
-                seat: None,
-                lease,
-            },
-        ] = appends
-            && let [event] = events.as_slice()
-        {
+        if let Some((room_id, event, lease)) = lone_event(appends) {
             let Some(lease) = lease else {
                 return insert_event(&self.connection, room_id, event);
             };

@@ -7,6 +7,10 @@ use crate::{
     Bitboard, EndReason, IllegalMove, MoveList, MoveSet, Outcome, ParseMoveError, Side, Variant,
 };
 
+/// Every role but the general's (which [`Role::ALL`] lists first): the
+/// pieces the generator tries after the general's own steps.
+const NOT_GENERAL: &[Role] = Role::ALL.split_at(1).1;
+
 impl Position {
     /// Calls `emit(from, targets)` with the legal targets among `wanted` of
     /// every piece of the side to move that has any.
@@ -30,14 +34,7 @@ impl Position {
             emit(general, general_targets);
         }
         let exposure = self.exposure();
-        for role in [
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Chariot,
-            Role::Cannon,
-            Role::Soldier,
-        ] {
+        for &role in NOT_GENERAL {
             for from in self.pieces(us, role) {
                 let from = Square::from_index_unchecked(from);
                 let targets = self.reach(from, role, us, occ).and_not(excluded);
@@ -68,16 +65,7 @@ impl Position {
         let own = self.by_color[us.index()];
         let occ = self.occupied();
         let exposure = self.exposure();
-        [
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Chariot,
-            Role::Cannon,
-            Role::Soldier,
-        ]
-        .into_iter()
-        .any(|role| {
+        NOT_GENERAL.iter().any(|&role| {
             self.pieces(us, role)
                 .and_not(exposure.pinned)
                 .iter()
