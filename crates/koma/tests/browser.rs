@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const INSTALL: &str = "install them with `apt-get install -y --no-install-recommends chromium nodejs npm` \
@@ -183,13 +183,11 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks_and_lints() {
         .args(["--config", "e2e/eslint.config.js", "web/js"])
         .current_dir(&root));
 
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("the clock is after 1970")
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!("koma-browser-{}-{nanos}", std::process::id()));
-    fs::create_dir_all(&dir).expect("the temporary directory is writable");
-    let server = Server::start(&dir);
+    let dir = tempfile::Builder::new()
+        .prefix("koma-browser-")
+        .tempdir()
+        .expect("the temporary directory is writable");
+    let server = Server::start(dir.path());
     let mut tests = Vec::new();
     test_files(&e2e, &mut tests);
     tests.sort();
@@ -203,7 +201,6 @@ fn the_web_pages_work_in_chromium_and_their_javascript_type_checks_and_lints() {
         .env("KOMA_SCREENSHOTS", root.join("target/e2e-screenshots")));
     let log = server.log_text();
     drop(server);
-    let _ = fs::remove_dir_all(&dir);
 
     assert!(
         passed,

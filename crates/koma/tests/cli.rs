@@ -260,14 +260,14 @@ fn convert_goes_through_every_shogi_format_and_back() {
 
 #[test]
 fn convert_reads_a_file_and_writes_xiangqi_wxf() {
-    let path = std::env::temp_dir().join(format!("koma-convert-{}.txt", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.txt");
     std::fs::write(
         &path,
         "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7",
     )
     .unwrap();
     let out = stdout_of(&["convert", path.to_str().unwrap(), "--to", "wxf"]);
-    std::fs::remove_file(&path).unwrap();
     assert!(out.contains("C2.5 H8+7"), "{out}");
 }
 

@@ -1,28 +1,21 @@
 //! `koma` alone serves; a server killed with SIGKILL loses no acknowledged
 //! move; SIGTERM shuts it down cleanly.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 mod common;
 
 use common::{free_port, must, request};
 use serde_json::json;
 
-fn data_dir() -> PathBuf {
-    // Parallel tests may read the same clock value: the counter keeps them apart.
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let serial = NEXT.fetch_add(1, Ordering::Relaxed);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    std::env::temp_dir().join(format!(
-        "koma-serve-{}-{serial}-{nanos}",
-        std::process::id()
-    ))
+/// A data directory of its own, deleted when dropped.
+fn data_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("koma-serve-")
+        .tempdir()
+        .expect("the temporary directory is writable")
 }
 
 /// Starts `koma` with `args` (and the settings as environment variables) and
@@ -48,9 +41,10 @@ fn start(args: &[&str], port: u16, data: &Path) -> Child {
 
 #[test]
 fn acknowledged_moves_survive_sigkill_and_sigterm_stops_cleanly() {
-    let (port, data) = (free_port(), data_dir());
+    let (port, dir) = (free_port(), data_dir());
+    let data = dir.path();
     // No subcommand: `koma` is `koma serve`.
-    let mut koma = start(&[], port, &data);
+    let mut koma = start(&[], port, data);
     let created = must(
         port,
         "POST",
@@ -87,7 +81,7 @@ fn acknowledged_moves_survive_sigkill_and_sigterm_stops_cleanly() {
     koma.wait().unwrap();
     assert!(data.join("koma.sqlite").exists());
 
-    let mut koma = start(&["serve"], port, &data);
+    let mut koma = start(&["serve"], port, data);
     let room = must(port, "GET", &format!("/api/v1/rooms/{id}"), None, None);
     assert_eq!(room["moves"], json!(["7g7f", "3c3d"]));
     assert_eq!(room["status"], "playing");
@@ -117,7 +111,6 @@ fn acknowledged_moves_survive_sigkill_and_sigterm_stops_cleanly() {
     assert!(terminate.success());
     let status = koma.wait().unwrap();
     assert!(status.success(), "{status}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -139,8 +132,8 @@ fn a_bad_database_url_is_named() {
 
 #[test]
 fn the_database_url_can_come_from_a_file() {
-    let data = data_dir();
-    std::fs::create_dir_all(&data).unwrap();
+    let dir = data_dir();
+    let data = dir.path();
     let database = data.join("from-file.sqlite");
     let file = data.join("database-url");
     std::fs::write(&file, format!("sqlite://{}\n", database.display())).unwrap();
@@ -164,5 +157,4 @@ fn the_database_url_can_come_from_a_file() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("mysql") && !err.contains("secret"), "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -1226,11 +1226,13 @@ mod tests {
     /// events it fell behind on; the next call still sends every event once.
     #[tokio::test]
     async fn a_connection_dropped_while_it_catches_up_loses_no_event() {
-        let path =
-            std::env::temp_dir().join(format!("koma-catch-up-{}.sqlite", crate::ids::secret()));
-        let store = store::open(&format!("sqlite://{}", path.display()))
-            .await
-            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::open(&format!(
+            "sqlite://{}",
+            dir.path().join("koma.sqlite").display()
+        ))
+        .await
+        .unwrap();
         let state = AppState::start(store, Arc::new(FirstLegalMove), Config::default())
             .await
             .unwrap();
@@ -1277,6 +1279,5 @@ mod tests {
             seqs.push(frame.seq);
         }
         assert_eq!(seqs, (seated + 1..=last).collect::<Vec<_>>());
-        let _ = std::fs::remove_file(&path);
     }
 }

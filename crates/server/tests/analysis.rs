@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{Gated, TestServer, remove_sqlite, sqlite_url};
+use common::{Gated, TempDatabase, TestServer};
 use rules::{AnyGame, Settings, Variant};
 use serde_json::{Value, json};
 use server::{Config, EnginePlayer};
@@ -247,9 +247,10 @@ async fn a_computer_game_plays_on_while_a_long_analysis_holds_the_only_engine_th
 
 #[tokio::test]
 async fn a_rooms_finished_game_is_analysed_once_and_kept_across_a_restart() {
-    let url = sqlite_url();
+    let database = TempDatabase::new();
+    let url = database.url();
     let gate = Arc::new(Gated::closed());
-    let server = TestServer::start_full(&url, Config::default(), gate.clone()).await;
+    let server = TestServer::start_full(url, Config::default(), gate.clone()).await;
     let (room, first, _) = server
         .online_room("shogi", Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"), json!({}))
         .await;
@@ -283,7 +284,7 @@ async fn a_rooms_finished_game_is_analysed_once_and_kept_across_a_restart() {
     server.stop().await;
 
     // Another server on the same database: the analysis is kept with the game.
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let server = TestServer::start_with(url, Config::default()).await;
     let (status, kept) = server.request("POST", &path, None, None).await;
     assert_eq!(status, 200, "{kept}");
     assert_eq!(kept, analysis);
@@ -297,7 +298,6 @@ async fn a_rooms_finished_game_is_analysed_once_and_kept_across_a_restart() {
         .await;
     assert_eq!(status, 404, "{reply}");
     server.stop().await;
-    remove_sqlite(&url);
 }
 
 #[tokio::test]

@@ -598,8 +598,9 @@ async fn the_lobby_socket_sends_the_lobby_again_when_it_changes() {
 
 #[tokio::test]
 async fn under_illegal_move_loses_a_broken_rule_ends_the_game() {
-    let url = common::sqlite_url();
-    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let database = common::TempDatabase::new();
+    let url = database.url();
+    let server = TestServer::start_with(url, server::Config::default()).await;
     let (id, first, _) = server
         .online_room(
             "shogi",
@@ -621,12 +622,11 @@ async fn under_illegal_move_loses_a_broken_rule_ends_the_game() {
     assert_eq!(room["moves"], json!([]));
     server.stop().await;
     // Replaying the log after a restart gives the same end.
-    let server = TestServer::start_with(&url, server::Config::default()).await;
+    let server = TestServer::start_with(url, server::Config::default()).await;
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(room["result"]["reason"], "illegal-move");
     assert_eq!(room["status"], "finished");
     server.stop().await;
-    common::remove_sqlite(&url);
 }
 
 /// Whole games from the usual start to checkmate, one per game: the engine at

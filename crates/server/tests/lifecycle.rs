@@ -4,15 +4,15 @@ mod common;
 
 use std::time::Duration;
 
-use common::{TestServer, remove_sqlite, sqlite_url};
+use common::{TempDatabase, TestServer};
 use serde_json::json;
 use server::Config;
 
 #[tokio::test]
 async fn rooms_come_back_after_a_restart_on_the_same_database() {
-    let url = sqlite_url();
-    restart(&url).await;
-    remove_sqlite(&url);
+    let database = TempDatabase::new();
+    let url = database.url();
+    restart(url).await;
 }
 
 #[tokio::test]
@@ -426,8 +426,9 @@ async fn shutdown_closes_sockets_with_a_reason() {
 
 #[tokio::test]
 async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
-    let url = sqlite_url();
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let database = TempDatabase::new();
+    let url = database.url();
+    let server = TestServer::start_with(url, Config::default()).await;
     let (id, ann, bo) = server.online_room("shogi", None, json!({})).await;
     let mut spectator = server.ws(&id, "").await;
     // Sennichite: the kings step out and back until the start position
@@ -496,7 +497,7 @@ async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
     server.stop().await;
 
     // The swaps survive a restart: replaying the log gives game 3, unswapped.
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let server = TestServer::start_with(url, Config::default()).await;
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(
         (room["game"].as_i64(), room["moves"].clone()),
@@ -504,7 +505,6 @@ async fn a_repetition_is_replayed_swapped_and_a_rematch_needs_both_seats() {
     );
     assert_eq!(room["seats"]["second"]["side"], "second");
     server.stop().await;
-    remove_sqlite(&url);
 }
 
 #[tokio::test]
@@ -540,14 +540,15 @@ async fn an_idle_finished_room_leaves_memory_and_comes_back_when_asked_for() {
 
 #[tokio::test]
 async fn a_seat_whose_event_is_not_stored_stays_free() {
-    let url = sqlite_url();
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let database = TempDatabase::new();
+    let url = database.url();
+    let server = TestServer::start_with(url, Config::default()).await;
     let created = server
         .create(json!({"variant": "shogi", "mode": "online", "name": "Ann"}))
         .await;
     let id = created["id"].as_str().unwrap();
     // Another writer takes event number 2, so the room cannot store its next event.
-    let other = store::open(&url).await.unwrap();
+    let other = store::open(url).await.unwrap();
     let squatter = store::EventRecord {
         seq: 2,
         at: 0,
@@ -565,7 +566,6 @@ async fn a_seat_whose_event_is_not_stored_stays_free() {
     assert_eq!(room["status"], "waiting");
     assert_eq!(other.seats(id).await.unwrap().len(), 1);
     server.stop().await;
-    remove_sqlite(&url);
 }
 
 #[tokio::test]
@@ -607,12 +607,13 @@ async fn a_game_both_players_left_is_not_played_by_the_computer_and_is_abandoned
 
 #[tokio::test]
 async fn a_room_nobody_joins_closes_and_is_not_loaded_again() {
-    let url = sqlite_url();
+    let database = TempDatabase::new();
+    let url = database.url();
     let config = || Config {
         waiting_room_ttl: Duration::from_millis(300),
         ..Config::default()
     };
-    let server = TestServer::start_with(&url, config()).await;
+    let server = TestServer::start_with(url, config()).await;
     let created = server
         .create(json!({"variant": "xiangqi", "mode": "online", "name": "Ann"}))
         .await;
@@ -636,9 +637,8 @@ async fn a_room_nobody_joins_closes_and_is_not_loaded_again() {
     assert_eq!((status, body["code"].as_str()), (409, Some("not-playing")));
     server.stop().await;
     // After a restart the closed room is not brought back.
-    let server = TestServer::start_with(&url, config()).await;
+    let server = TestServer::start_with(url, config()).await;
     let lobby = server.get("/api/v1/lobby").await;
     assert_eq!(lobby["waiting"], 0, "{lobby}");
     server.stop().await;
-    remove_sqlite(&url);
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, TestServer, remove_sqlite, sqlite_url};
+use common::{Client, TempDatabase, TestServer};
 use serde_json::{Value, json};
 use server::Config;
 
@@ -104,8 +104,9 @@ async fn an_event_stream_is_no_spectator() {
 
 #[tokio::test]
 async fn a_seated_player_renames_their_seat_and_it_lasts() {
-    let url = sqlite_url();
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let database = TempDatabase::new();
+    let url = database.url();
+    let server = TestServer::start_with(url, Config::default()).await;
     let (id, first, second) = server.online_room("shogi", None, json!({})).await;
     let path = format!("/api/v1/rooms/{id}/name");
     let mut watcher = server.ws(&id, "since=2").await;
@@ -177,11 +178,10 @@ async fn a_seated_player_renames_their_seat_and_it_lasts() {
     server.stop().await;
 
     // The name is an event: it comes back after a restart.
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let server = TestServer::start_with(url, Config::default()).await;
     let room = server.get(&format!("/api/v1/rooms/{id}")).await;
     assert_eq!(room["seats"]["first"]["name"], "Kai");
     server.stop().await;
-    remove_sqlite(&url);
 }
 
 #[tokio::test]

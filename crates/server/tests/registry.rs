@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use common::{TestServer, remove_sqlite, sqlite_url};
+use common::{TempDatabase, TestServer};
 use serde_json::json;
 use server::{Config, FirstLegalMove};
 use store::testing::{Intercept, Intercepted};
@@ -39,8 +39,9 @@ impl Intercept for Gate {
 
 #[tokio::test]
 async fn a_slow_room_holds_up_neither_the_start_nor_other_rooms_and_gets_one_task() {
-    let url = sqlite_url();
-    let server = TestServer::start_with(&url, Config::default()).await;
+    let database = TempDatabase::new();
+    let url = database.url();
+    let server = TestServer::start_with(url, Config::default()).await;
     // Both rooms are unfinished (waiting); the slow one is the oldest, recovered first.
     let slow = server
         .create(json!({"variant": "minishogi", "mode": "online", "name": "Ann"}))
@@ -53,7 +54,7 @@ async fn a_slow_room_holds_up_neither_the_start_nor_other_rooms_and_gets_one_tas
     server.stop().await;
 
     let store = Arc::new(Intercepted {
-        inner: store::open(&url).await.unwrap(),
+        inner: store::open(url).await.unwrap(),
         intercept: Gate {
             slow: slow.clone(),
             open: AtomicBool::new(false),
@@ -64,7 +65,7 @@ async fn a_slow_room_holds_up_neither_the_start_nor_other_rooms_and_gets_one_tas
     let server = tokio::time::timeout(
         Duration::from_secs(5),
         TestServer::start_store(
-            &url,
+            url,
             store.clone(),
             Config::default(),
             Arc::new(FirstLegalMove),
@@ -94,5 +95,4 @@ async fn a_slow_room_holds_up_neither_the_start_nor_other_rooms_and_gets_one_tas
     // The recovery and four requests asked for it together: it loaded once.
     assert_eq!(store.intercept.loads.load(Ordering::SeqCst), 1);
     Arc::into_inner(server).unwrap().stop().await;
-    remove_sqlite(&url);
 }

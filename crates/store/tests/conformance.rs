@@ -723,7 +723,8 @@ async fn conformance(store: Arc<dyn Store>, reader: Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_conforms_and_keeps_data_across_reopening() {
-    let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-store")));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("koma.sqlite");
     let url = format!("sqlite://{}", path.display());
     let store = store::open(&url).await.unwrap();
     let reader = store::open(&url).await.unwrap();
@@ -741,15 +742,12 @@ async fn sqlite_conforms_and_keeps_data_across_reopening() {
         again.events(&id, 0).await.unwrap(),
         [event(1, "move", "{}")]
     );
-    drop(again);
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
 }
 
 #[tokio::test]
 async fn the_sqlite_file_is_private_and_old_plain_tokens_are_hashed_on_opening() {
-    let path = std::env::temp_dir().join(format!("{}.sqlite", unique("koma-private")));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("koma.sqlite");
     let url = format!("sqlite://{}", path.display());
     let store = store::open(&url).await.unwrap();
     #[cfg(unix)]
@@ -782,9 +780,6 @@ async fn the_sqlite_file_is_private_and_old_plain_tokens_are_hashed_on_opening()
         .unwrap();
     assert_eq!(kept, [""], "no token is kept in plain text");
     pool.close().await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -324,10 +324,13 @@ mod tests {
 
     #[tokio::test]
     async fn an_address_runs_two_analyses_the_server_sixteen_and_a_rooms_game_one() {
-        let path = std::env::temp_dir().join(format!("koma-analyses-{}.sqlite", ids::secret()));
-        let store = store::open(&format!("sqlite://{}", path.display()))
-            .await
-            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::open(&format!(
+            "sqlite://{}",
+            dir.path().join("koma.sqlite").display()
+        ))
+        .await
+        .unwrap();
         let gate = Arc::new(Gate::default());
         let analyses = Analyses::new(Computer::new(gate.clone(), 1), store, String::new());
         let too_many = |result: Result<String, ApiError>| matches!(result, Err(ApiError::TooMany(message)) if message.contains("at most"));
@@ -355,7 +358,6 @@ mod tests {
             AnalysisStatus::Queued
         );
         gate.0.store(true, Ordering::SeqCst);
-        let _ = std::fs::remove_file(&path);
     }
 
     fn job(ended: Option<Instant>) -> Job {

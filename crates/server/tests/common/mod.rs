@@ -9,8 +9,8 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use rules::{AnyGame, AnyMove};
@@ -23,29 +23,25 @@ use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-/// A fresh SQLite URL in the temp directory.
-pub fn sqlite_url() -> String {
-    // Tests run on parallel threads and may read the same clock value: the
-    // counter keeps their files apart.
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let serial = NEXT.fetch_add(1, Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!(
-        "koma-server-{}-{serial}-{nanos}.sqlite",
-        std::process::id()
-    ));
-    format!("sqlite://{}", path.display())
+/// A SQLite database in a directory of its own, deleted with its WAL and
+/// shared memory when dropped, also when the test panics.
+pub struct TempDatabase {
+    url: String,
+    _dir: tempfile::TempDir,
 }
 
-/// Deletes the SQLite files of `url` (the database, its WAL and shared memory).
-pub fn remove_sqlite(url: &str) {
-    if let Some(path) = url.strip_prefix("sqlite://") {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{path}{suffix}"));
-        }
+impl TempDatabase {
+    pub fn new() -> TempDatabase {
+        let dir = tempfile::Builder::new()
+            .prefix("koma-server-")
+            .tempdir()
+            .expect("the temporary directory is writable");
+        let url = format!("sqlite://{}", dir.path().join("koma.sqlite").display());
+        TempDatabase { url, _dir: dir }
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
     }
 }
 
@@ -92,8 +88,8 @@ impl ComputerPlayer for Gated {
 pub struct TestServer {
     pub addr: SocketAddr,
     pub url: String,
-    /// Whether `stop` deletes the database (made for this server alone).
-    owns_database: bool,
+    /// The database made for this server alone, deleted with it.
+    database: Option<TempDatabase>,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -106,15 +102,17 @@ impl TestServer {
 
     /// The same with settings.
     pub async fn start_config(config: Config) -> TestServer {
-        let mut server = TestServer::start_with(&sqlite_url(), config).await;
-        server.owns_database = true;
+        let database = TempDatabase::new();
+        let mut server = TestServer::start_with(database.url(), config).await;
+        server.database = Some(database);
         server
     }
 
     /// The same with `computer` playing the computer's moves.
     pub async fn start_computer(config: Config, computer: Arc<dyn ComputerPlayer>) -> TestServer {
-        let mut server = TestServer::start_full(&sqlite_url(), config, computer).await;
-        server.owns_database = true;
+        let database = TempDatabase::new();
+        let mut server = TestServer::start_full(database.url(), config, computer).await;
+        server.database = Some(database);
         server
     }
 
@@ -148,7 +146,7 @@ impl TestServer {
         TestServer {
             addr,
             url: url.to_owned(),
-            owns_database: false,
+            database: None,
             stop: Some(stop),
             task,
         }
@@ -158,8 +156,8 @@ impl TestServer {
     /// as when the process exits, whatever the server left running ends
     /// there, so a test sees only what `serve` finished before returning.
     pub async fn start_alone(config: Config) -> TestServer {
-        let url = sqlite_url();
-        let database = url.clone();
+        let owned = TempDatabase::new();
+        let database = owned.url().to_owned();
         let (ready, listening) = oneshot::channel();
         let (stop, stopped) = oneshot::channel::<()>();
         let (done, finished) = oneshot::channel();
@@ -186,8 +184,8 @@ impl TestServer {
         let addr = listening.await.unwrap();
         TestServer {
             addr,
-            url,
-            owns_database: true,
+            url: owned.url().to_owned(),
+            database: Some(owned),
             stop: Some(stop),
             task: tokio::spawn(async move { finished.await.unwrap() }),
         }
@@ -201,9 +199,6 @@ impl TestServer {
             .expect("graceful shutdown within 10 s")
             .unwrap()
             .unwrap();
-        if self.owns_database {
-            remove_sqlite(&self.url);
-        }
     }
 
     /// One HTTP request; returns the status and the body (JSON if it parses, else a string).
