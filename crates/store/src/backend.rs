@@ -42,8 +42,8 @@ fn create_private(path: &std::path::Path) {
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    // An existing file keeps its mode; an in-memory database or a path that
-    // cannot be made is left to SQLite, whose error names the problem.
+    // An existing file keeps its mode; a path that cannot be made is left to
+    // SQLite, whose error names the problem.
     let _ = options.open(path);
 }
 
@@ -79,8 +79,12 @@ impl SqliteStore {
     /// Opens (creating if missing) the SQLite database at `url` and migrates it.
     ///
     /// # Errors
-    /// A bad URL, a file that cannot be opened, or a failed migration.
+    /// A bad URL, an in-memory database, a file that cannot be opened, or a
+    /// failed migration.
     pub async fn open(url: &str) -> Result<SqliteStore> {
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            return Err(StoreError::InMemory);
+        }
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)

@@ -49,6 +49,10 @@ pub enum StoreError {
     /// The database URL names no backend this build knows.
     #[error("unknown database URL scheme in '{0}' (expected sqlite:// or postgres://)")]
     UnknownScheme(String),
+    /// An in-memory SQLite database: the store's readers and its writer are
+    /// connections of their own, and each would see a database of its own.
+    #[error("an in-memory SQLite database cannot be used: name a file (sqlite://PATH)")]
+    InMemory,
     // The two below say their cause in their message, so they name no
     // `source`: a report that prints the chain would say it twice.
     /// The database failed or could not be reached.

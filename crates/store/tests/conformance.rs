@@ -877,6 +877,28 @@ async fn a_database_error_says_its_cause_once() {
     assert_eq!(report.matches(&cause.to_string()).count(), 1, "{report}");
 }
 
+/// The readers and the writer are connections of their own: an in-memory
+/// database would be one per connection, so it is refused, and no file named
+/// after it is left in the working directory.
+#[tokio::test]
+async fn an_in_memory_sqlite_database_is_refused_by_name() {
+    for url in [
+        "sqlite::memory:",
+        "sqlite://:memory:",
+        "sqlite://koma?mode=memory",
+    ] {
+        let err = store::open(url).await.err().unwrap();
+        assert!(matches!(err, StoreError::InMemory), "{url}: {err:?}");
+        assert!(err.to_string().contains("in-memory"), "{err}");
+    }
+    let entries = std::fs::read_dir(".").unwrap();
+    let left: Vec<_> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.contains("memory") || name == "koma")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// Seats `player` in `seat` of the room `id`, with event `seq`.
 async fn seat(store: &dyn Store, id: &str, seq: i64, seat: &str, player: &str) {
     let record = SeatRecord {
