@@ -42,6 +42,20 @@ enum Clock {
     MoveTime(Duration),
 }
 
+impl std::str::FromStr for Clock {
+    type Err = String;
+
+    /// Reads `budget` or milliseconds per move.
+    fn from_str(text: &str) -> Result<Clock, String> {
+        if text == "budget" {
+            return Ok(Clock::Budget);
+        }
+        text.parse()
+            .map(|ms| Clock::MoveTime(Duration::from_millis(ms)))
+            .map_err(|_| format!("'{text}' is neither `budget` nor milliseconds per move"))
+    }
+}
+
 impl Clock {
     fn limits(self, level: Level) -> Limits {
         match self {
@@ -63,17 +77,27 @@ enum Player {
     HangAvoider,
 }
 
-impl Player {
+impl std::str::FromStr for Player {
+    type Err = String;
+
     /// Reads `3`, `8@300` (milliseconds per move) or `hang`.
-    fn parse(text: &str) -> Option<Player> {
+    fn from_str(text: &str) -> Result<Player, String> {
         if text == "hang" {
-            return Some(Player::HangAvoider);
+            return Ok(Player::HangAvoider);
         }
         let (level, time) = match text.split_once('@') {
-            Some((level, ms)) => (level, Some(Duration::from_millis(ms.parse().ok()?))),
+            Some((level, ms)) => {
+                let ms = ms
+                    .parse()
+                    .map_err(|_| format!("'{ms}' is not a number of milliseconds"))?;
+                (level, Some(Duration::from_millis(ms)))
+            }
             None => (text, None),
         };
-        Some(Player::Engine(level.parse().ok()?, time))
+        let level = level
+            .parse()
+            .map_err(|_| format!("'{level}' is not a level (1 to 8) nor `hang`"))?;
+        Ok(Player::Engine(level, time))
     }
 }
 
@@ -217,24 +241,41 @@ fn score_interval(scores: &[f64]) -> (f64, f64) {
     (mean, 2.0 * (variance / n).sqrt())
 }
 
+/// The ladder's arguments, positional as in the module's documentation.
+#[derive(clap::Parser)]
+#[command(about = "Self-play between neighbouring levels, or between two players")]
+struct Args {
+    /// Games per pairing (colours alternate).
+    #[arg(default_value_t = 10)]
+    games: u64,
+    /// `budget` (each level's node budget) or milliseconds per move.
+    #[arg(default_value = "budget")]
+    clock: Clock,
+    /// A variant, or `all`.
+    #[arg(default_value = "all")]
+    variant: String,
+    /// The weaker player: a level (`3`), a level at its own time (`8@300`) or `hang`.
+    #[arg(requires = "strong")]
+    weak: Option<Player>,
+    /// The stronger player, written as WEAK is.
+    strong: Option<Player>,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let games: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(10);
-    let clock = match args.get(1).map(String::as_str) {
-        None | Some("budget") => Clock::Budget,
-        Some(ms) => Clock::MoveTime(Duration::from_millis(ms.parse().unwrap_or(200))),
+    let args = <Args as clap::Parser>::parse();
+    let (games, clock) = (args.games, args.clock);
+    let variants = if args.variant == "all" {
+        Variant::ALL.to_vec()
+    } else {
+        match args.variant.parse::<Variant>() {
+            Ok(variant) => vec![variant],
+            Err(err) => {
+                eprintln!("ladder: {err}");
+                std::process::exit(2);
+            }
+        }
     };
-    let variants = match args.get(2).and_then(|a| a.parse::<Variant>().ok()) {
-        Some(variant) => vec![variant],
-        None => vec![
-            Variant::Shogi,
-            Variant::Minishogi,
-            Variant::Annan,
-            Variant::Xiangqi,
-        ],
-    };
-    let player = |arg: Option<&String>| arg.and_then(|a| Player::parse(a));
-    let pairs: Vec<(Player, Player)> = match (player(args.get(3)), player(args.get(4))) {
+    let pairs: Vec<(Player, Player)> = match (args.weak, args.strong) {
         (Some(weak), Some(strong)) => vec![(weak, strong)],
         _ => (1..8)
             .filter_map(|weak| {
