@@ -1226,13 +1226,7 @@ mod tests {
     /// events it fell behind on; the next call still sends every event once.
     #[tokio::test]
     async fn a_connection_dropped_while_it_catches_up_loses_no_event() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = store::open(&format!(
-            "sqlite://{}",
-            dir.path().join("koma.sqlite").display()
-        ))
-        .await
-        .unwrap();
+        let (_dir, store) = crate::temp_store::temp_store().await;
         let state = AppState::start(store, Arc::new(FirstLegalMove), Config::default())
             .await
             .unwrap();

@@ -40,6 +40,8 @@ mod records;
 pub mod room;
 mod room_settings;
 mod rooms;
+#[cfg(test)]
+mod temp_store;
 mod web;
 mod ws;
 

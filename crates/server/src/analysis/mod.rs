@@ -324,13 +324,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_address_runs_two_analyses_the_server_sixteen_and_a_rooms_game_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = store::open(&format!(
-            "sqlite://{}",
-            dir.path().join("koma.sqlite").display()
-        ))
-        .await
-        .unwrap();
+        let (_dir, store) = crate::temp_store::temp_store().await;
         let gate = Arc::new(Gate::default());
         let analyses = Analyses::new(Computer::new(gate.clone(), 1), store, String::new());
         let too_many = |result: Result<String, ApiError>| matches!(result, Err(ApiError::TooMany(message)) if message.contains("at most"));
