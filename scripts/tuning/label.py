@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Relabels a `tune generate` data file with another engine's search scores.
 
-    label.py [--variant VARIANT] [--jobs JOBS] ENGINE NODES IN OUT
+    label.py [--variant VARIANT] [--jobs JOBS] [--option NAME=VALUE]... ENGINE NODES IN OUT
 
 Each line of IN is `RESULT SCORE POSITION`. ENGINE, a command with its
 arguments (e.g. "target/release/koma usi"), searches POSITION for
@@ -10,8 +10,10 @@ replaced by the engine's final score, clamped to ±3000 like Koma's own
 labels (mates too). The result is kept. JOBS engines (the number of cores
 unless given) share the lines, one core each. VARIANT (shogi unless given,
 minishogi or xiangqi) is set as `USI_Variant` and `UCI_Variant`, the names
-Koma and Fairy-Stockfish read. The engine is spoken to in USI with SFEN
-positions, or for xiangqi in UCI with FEN positions.
+Koma and Fairy-Stockfish read. Each --option is set as given after those
+(YaneuraOu, for one: Threads=1, USI_Hash=16, BookFile=no_book). The engine
+is spoken to in USI with SFEN positions, or for xiangqi in UCI with FEN
+positions.
 
 Engines count centipawns differently, so the new scores are rescaled to
 Koma's: each set of scores predicts the games' results best through a
@@ -32,7 +34,7 @@ MATE_LABEL = 3000
 
 
 class Engine:
-    def __init__(self, command, variant):
+    def __init__(self, command, variant, options):
         # Koma speaks UCI for xiangqi and USI for the shogi games, and its data
         # files hold a FEN or an SFEN to match; Fairy-Stockfish answers in
         # whichever protocol it is first spoken to.
@@ -57,6 +59,10 @@ class Engine:
         for name, value in settings.items():
             if name in offered:
                 self.send(f"setoption name {name} value {value}")
+        for name, value in options:
+            if name not in offered:
+                raise RuntimeError(f"the engine offers no option '{name}'")
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait_for("readyok")
 
@@ -111,9 +117,9 @@ class Engine:
         self.process.wait()
 
 
-def label(command, variant, nodes, lines):
+def label(command, variant, options, nodes, lines):
     """The scores of one engine for `lines` (`RESULT SCORE POSITION`)."""
-    engine = Engine(command, variant)
+    engine = Engine(command, variant, options)
     scores = [engine.score(line.split(" ", 2)[2], nodes) for line in lines]
     engine.quit()
     return scores
@@ -125,6 +131,9 @@ def main():
     )
     parser.add_argument("--variant", choices=("shogi", "minishogi", "xiangqi"), default="shogi")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument(
+        "--option", type=engine_option, action="append", default=[], metavar="NAME=VALUE"
+    )
     parser.add_argument("engine")
     parser.add_argument("nodes", type=int)
     parser.add_argument("source", metavar="in")
@@ -135,7 +144,11 @@ def main():
         lines = [line.strip() for line in file if line.strip()]
     # Engine j labels lines j, j + jobs, j + 2·jobs, ...
     with ThreadPoolExecutor(jobs) as pool:
-        shares = list(pool.map(lambda j: label(command, variant, nodes, lines[j::jobs]), range(jobs)))
+        shares = list(
+            pool.map(
+                lambda j: label(command, variant, args.option, nodes, lines[j::jobs]), range(jobs)
+            )
+        )
     new = [0] * len(lines)
     for j, scores in enumerate(shares):
         new[j::jobs] = scores
@@ -153,6 +166,14 @@ def main():
             result, _, position = line.split(" ", 2)
             score = max(-MATE_LABEL, min(MATE_LABEL, round(score * scale)))
             out.write(f"{result} {score} {position}\n")
+
+
+def engine_option(text):
+    """`NAME=VALUE` as the pair (NAME, VALUE)."""
+    name, equals, value = text.partition("=")
+    if not name or not equals:
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
+    return name, value
 
 
 def sigmoid(score, k):
