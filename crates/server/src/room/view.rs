@@ -135,8 +135,8 @@ pub struct AfterView {
 /// Kept as moves, not as strings: the room's `after` is built after every
 /// event, and its legal moves (dozens, up to a few hundred) were as many
 /// allocated strings, each written once into the event's frame and freed.
-/// Each move is now written straight into the frame.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Each move is written straight into the JSON instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveTexts(pub Vec<AnyMove>);
 
 impl Serialize for MoveTexts {
