@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use rules::{Side, Variant};
 use server::room::{Action, Command, Connections, testing};
-use server::{EventJson, RoomSettings};
+use server::{EventJson, Frame, RoomSettings};
 
 /// How many times each serialisation is timed per row.
 const REPEAT: u32 = 200;
@@ -61,10 +61,10 @@ fn main() {
             room.apply(event);
             let started = Instant::now();
             for _ in 0..REPEAT {
-                let mut json = EventJson::from(event);
-                json.notation.clone_from(&notation);
-                json.after = Some(room.after_view(&connections, now));
-                frame_bytes = black_box(serde_json::to_string(&json).expect("JSON")).len();
+                let stored = EventJson::from(event).stored();
+                let after = room.after_view(&connections, now);
+                let frame = Frame::live(event.seq, &stored, notation.as_ref(), &after);
+                frame_bytes = black_box(frame).json.len();
             }
             frame_time += started.elapsed().as_secs_f64() / f64::from(REPEAT);
         }

@@ -2,6 +2,7 @@
 //! what the store keeps. The room itself works with the typed
 //! [`room::Event`](crate::room::Event); this module writes it and reads it back.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
@@ -244,6 +245,15 @@ impl From<&Event> for EventJson {
 }
 
 impl EventJson {
+    /// The event as the store keeps it: one line of JSON, written into a
+    /// string sized for a move's event (about a hundred bytes) instead of
+    /// one grown from nothing.
+    pub fn stored(&self) -> String {
+        let mut json = Vec::with_capacity(128);
+        serde_json::to_writer(&mut json, self).expect("an event's JSON has only string keys");
+        String::from_utf8(json).expect("JSON is UTF-8")
+    }
+
     /// The typed event, read in the context of the room's game as it stands
     /// before the event: a move is read on its board, and an end that moves
     /// decide must be the end the moves give.
@@ -345,15 +355,42 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// Serialises `event`. The text is cut to its length: the room keeps its
-    /// last frames, and a string written by growing holds up to twice its
-    /// bytes (which the frame's shared bytes would keep).
-    pub fn new(event: &EventJson) -> Arc<Frame> {
-        let mut json = serde_json::to_string(event).expect("an event's JSON has only string keys");
-        json.shrink_to_fit();
-        Arc::new(Frame {
-            seq: event.seq,
-            json: json.into(),
+    /// The frame of a live event: `stored`, the event's JSON as the store
+    /// keeps it, with what only live events carry (a move's `notation`, the
+    /// room's `after`) written in before its closing brace. The same object
+    /// as [`EventJson`] with both set, without serialising the event twice.
+    ///
+    /// Written into a buffer each thread keeps, then copied once at its
+    /// length: the room keeps its last frames, and a string written by
+    /// growing holds up to twice its bytes (which the frame's shared bytes
+    /// would keep), after reallocating at every doubling.
+    pub fn live(
+        seq: u64,
+        stored: &str,
+        notation: Option<&MoveNotation>,
+        after: &AfterView,
+    ) -> Arc<Frame> {
+        thread_local! {
+            static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        BUFFER.with_borrow_mut(|buffer| {
+            buffer.clear();
+            let open = stored
+                .strip_suffix('}')
+                .expect("an event's JSON is an object");
+            buffer.extend_from_slice(open.as_bytes());
+            if let Some(notation) = notation {
+                buffer.extend_from_slice(b",\"notation\":");
+                serde_json::to_writer(&mut *buffer, notation).expect("a notation is JSON");
+            }
+            buffer.extend_from_slice(b",\"after\":");
+            serde_json::to_writer(&mut *buffer, after).expect("a room's view is JSON");
+            buffer.push(b'}');
+            let json = std::str::from_utf8(buffer).expect("JSON is UTF-8");
+            Arc::new(Frame {
+                seq,
+                json: json.to_owned().into(),
+            })
         })
     }
 }
@@ -399,6 +436,59 @@ mod tests {
         let stored = serde_json::to_value(&read).unwrap();
         assert!(stored.get("notation").is_none() && stored.get("after").is_none());
         assert_eq!(read.into_event(&game).unwrap().seq, 3);
+    }
+
+    #[test]
+    fn a_live_frame_is_the_event_with_its_notation_and_after() {
+        use crate::room::testing;
+        use crate::room::{Action, Command, Connections};
+        use crate::room_settings::RoomSettings;
+
+        let connections = Connections {
+            seats: [1, 0],
+            spectators: 2,
+        };
+        let mut room = testing::playing(Variant::Shogi, RoomSettings::default());
+        for (ply, (seat, mv)) in [(Side::First, "7g7f"), (Side::Second, "3c3d")]
+            .into_iter()
+            .enumerate()
+        {
+            let command = Command::Act {
+                seats: vec![seat],
+                action: Action::Move(mv.to_owned()),
+            };
+            let now = 1_000 * i64::try_from(ply).unwrap();
+            for event in room.decide(&command, now).unwrap() {
+                let mut json = EventJson::from(&event);
+                let stored = json.stored();
+                json.notation = room.notation_of(&event.kind);
+                room.apply(&event);
+                json.after = Some(room.after_view(&connections, now));
+                let frame = Frame::live(
+                    event.seq,
+                    &stored,
+                    json.notation.as_ref(),
+                    &room.after_view(&connections, now),
+                );
+                let live: serde_json::Value = serde_json::from_str(&frame.json).unwrap();
+                assert_eq!(live, serde_json::to_value(&json).unwrap());
+                assert_eq!(frame.seq, event.seq);
+                // The legal moves, written from the moves, as the rules write them.
+                let legal = serde_json::to_value(room.game().legal_moves_text()).unwrap();
+                assert_eq!(live["after"]["legal_moves"], legal);
+            }
+        }
+        // Events without a notation carry none.
+        let event = Event {
+            seq: 9,
+            at: 5,
+            kind: EventKind::DrawOffered { side: Side::First },
+        };
+        let stored = EventJson::from(&event).stored();
+        let frame = Frame::live(9, &stored, None, &room.after_view(&connections, 5));
+        let live: serde_json::Value = serde_json::from_str(&frame.json).unwrap();
+        assert_eq!(live["type"], "draw_offered");
+        assert!(live.get("notation").is_none() && live["after"].is_object());
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub use computer::{
 };
 pub use connections::listen;
 pub use error::{ApiError, ErrorBody};
-pub use event::{EventJson, EventKindJson};
+pub use event::{EventJson, EventKindJson, Frame};
 pub use lobby::{Lobby, LobbyView, OpenRoom};
 pub use room::Mode;
 pub use room::{Event, EventKind, RoomStatus};

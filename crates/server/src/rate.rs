@@ -2,6 +2,7 @@
 //! per seat token and per IP address, so that opening more sockets buys no
 //! more frames.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Mutex, PoisonError};
@@ -69,7 +70,14 @@ impl<K: std::hash::Hash + Eq> SharedBuckets<K> {
         }
     }
 
-    fn take(&self, key: K, now: Instant) -> bool {
+    /// Takes one frame's token from `key`'s bucket. The key is copied only
+    /// for a sender the map does not hold yet: a seat token's frames are a
+    /// playing socket's every move.
+    fn take<Q>(&self, key: &Q, now: Instant) -> bool
+    where
+        K: Borrow<Q>,
+        Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
         let rate = self.rate;
         let mut guard = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
         let (buckets, next_sweep) = &mut *guard;
@@ -77,8 +85,11 @@ impl<K: std::hash::Hash + Eq> SharedBuckets<K> {
             buckets.retain(|_, bucket| !bucket.is_full(rate, now));
             *next_sweep = now + SWEEP_EVERY;
         }
+        if let Some(bucket) = buckets.get_mut(key) {
+            return bucket.take(rate, now);
+        }
         buckets
-            .entry(key)
+            .entry(key.to_owned())
             .or_insert(Bucket {
                 tokens: f64::from(rate),
                 last: now,
@@ -139,11 +150,11 @@ impl FrameLimits {
             return too_many(self.per_socket, "socket");
         }
         if let Some(token) = token {
-            if !self.tokens.take(token.to_owned(), now) {
+            if !self.tokens.take(token, now) {
                 return too_many(self.tokens.rate, "seat token");
             }
         }
-        if !self.addresses.take(ip, now) {
+        if !self.addresses.take(&ip, now) {
             return too_many(self.addresses.rate, "address");
         }
         Ok(())
@@ -165,13 +176,23 @@ mod tests {
 
     #[test]
     fn full_buckets_are_forgotten() {
-        let shared = SharedBuckets::new(2);
+        let shared = SharedBuckets::<u32>::new(2);
         let now = Instant::now();
         for key in 0..100 {
-            assert!(shared.take(key, now));
+            assert!(shared.take(&key, now));
         }
         assert_eq!(shared.len(), 100);
-        assert!(shared.take(1000, now + SWEEP_EVERY));
+        assert!(shared.take(&1000, now + SWEEP_EVERY));
         assert_eq!(shared.len(), 1);
+    }
+
+    #[test]
+    fn a_key_keeps_its_bucket_across_frames() {
+        let tokens = SharedBuckets::<String>::new(2);
+        let now = Instant::now();
+        let taken = (0..3).filter(|_| tokens.take("seat token", now)).count();
+        assert_eq!((taken, tokens.len()), (2, 1));
+        assert!(tokens.take("another token", now));
+        assert_eq!(tokens.len(), 2);
     }
 }

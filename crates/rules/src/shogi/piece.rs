@@ -242,15 +242,21 @@ pub struct Piece {
 impl Piece {
     /// The SFEN text: `P`, `+p`, … (uppercase for Sente).
     pub fn sfen(self) -> String {
-        let letter = match self.color {
+        let mut text = String::with_capacity(2);
+        self.push_sfen(&mut text);
+        text
+    }
+
+    /// Appends the piece's SFEN letter (see [`Piece::sfen`]) to `out`: a
+    /// position's SFEN writes its pieces without a string for each.
+    pub fn push_sfen(self, out: &mut String) {
+        if self.role.is_promoted() {
+            out.push('+');
+        }
+        out.push(match self.color {
             Color::Sente => self.role.letter(),
             Color::Gote => self.role.letter().to_ascii_lowercase(),
-        };
-        if self.role.is_promoted() {
-            format!("+{letter}")
-        } else {
-            letter.to_string()
-        }
+        });
     }
 }
 

@@ -7,7 +7,7 @@
 //! defaults to 1. Emitted: the canonical form, hand in the usual order
 //! (rook, bishop, gold, silver, knight, lance, pawn; Sente's first).
 
-use core::fmt;
+use core::fmt::{self, Write as _};
 use core::ops::Range;
 
 use super::{Color, Hand, Piece, Role, Square};
@@ -156,9 +156,16 @@ impl Setup {
     }
 
     /// SFEN of the board's first `files_and_ranks` files and ranks (5 for minishogi).
+    ///
+    /// Written into one string, without one for each piece or number: the
+    /// server writes the position after every move.
     pub fn to_sfen_sized(&self, files_and_ranks: u8) -> String {
         let n = files_and_ranks;
-        let mut out = String::new();
+        let mut out = String::with_capacity(96);
+        let push_count = |out: &mut String, count: u32| {
+            // Writing a number into a string cannot fail.
+            let _ = write!(out, "{count}");
+        };
         for rank in 1..=n {
             if rank > 1 {
                 out.push('/');
@@ -171,36 +178,34 @@ impl Setup {
                     None => empty += 1,
                     Some(piece) => {
                         if empty > 0 {
-                            out.push_str(&empty.to_string());
+                            push_count(&mut out, empty);
                             empty = 0;
                         }
-                        out.push_str(&piece.sfen());
+                        piece.push_sfen(&mut out);
                     }
                 }
             }
             if empty > 0 {
-                out.push_str(&empty.to_string());
+                push_count(&mut out, empty);
             }
         }
         out.push(' ');
         out.push(self.turn.sfen_char());
         out.push(' ');
-        let mut hand = String::new();
+        let hand_start = out.len();
         for color in Color::ALL {
             for (role, count) in self.hands[color.index()].iter() {
                 if count > 1 {
-                    hand.push_str(&count.to_string());
+                    push_count(&mut out, u32::from(count));
                 }
-                let letter = Piece { color, role }.sfen();
-                hand.push_str(&letter);
+                Piece { color, role }.push_sfen(&mut out);
             }
         }
-        if hand.is_empty() {
-            hand.push('-');
+        if out.len() == hand_start {
+            out.push('-');
         }
-        out.push_str(&hand);
         out.push(' ');
-        out.push_str(&self.move_number.to_string());
+        push_count(&mut out, self.move_number);
         out
     }
 }

@@ -32,8 +32,8 @@ pub use self::core::{
 pub use self::event::{Event, EventKind};
 pub use self::phrase::Phrase;
 pub use self::view::{
-    ActReply, AfterView, Agreement, ClocksView, Connections, PerSide, PresenceType, PresenceView,
-    ResultView, RoomView, SeatPresence, SeatView, Winner,
+    ActReply, AfterView, Agreement, ClocksView, Connections, MoveTexts, PerSide, PresenceType,
+    PresenceView, ResultView, RoomView, SeatPresence, SeatView, Winner,
 };
 use crate::cluster::Node;
 use crate::computer::Computer;
@@ -517,15 +517,13 @@ impl RoomTask {
         if events.is_empty() {
             return Ok(events);
         }
-        let stored: Vec<EventJson> = events.iter().map(EventJson::from).collect();
         let records: Vec<EventRecord> = events
             .iter()
-            .zip(&stored)
-            .map(|(event, json)| EventRecord {
+            .map(|event| EventRecord {
                 seq: i64::try_from(event.seq).unwrap_or(i64::MAX),
                 at: event.at,
                 kind: event.kind.name().to_owned(),
-                data: serde_json::to_string(json).expect("an event's JSON has only string keys"),
+                data: EventJson::from(event).stored(),
             })
             .collect();
         let appended = self
@@ -537,13 +535,13 @@ impl RoomTask {
             self.lost = true;
         }
         appended?;
-        for (event, mut json) in events.iter().zip(stored) {
-            json.notation = self.room.notation_of(&event.kind);
+        for (event, record) in events.iter().zip(&records) {
+            let notation = self.room.notation_of(&event.kind);
             self.room.apply(event);
             // What the event left the room showing goes with it, so that no
             // page fetches the room to learn it.
-            json.after = Some(self.room.after_view(&self.connections, now_ms()));
-            let frame = Frame::new(&json);
+            let after = self.room.after_view(&self.connections, now_ms());
+            let frame = Frame::live(event.seq, &record.data, notation.as_ref(), &after);
             // The lobby hears of a change before any client does, so a client
             // that reads the lobby after an event finds it there.
             if changes_summary(&event.kind) {

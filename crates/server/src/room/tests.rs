@@ -622,7 +622,7 @@ proptest! {
         for (expected_seq, event) in (1..).zip(&log) {
             prop_assert_eq!(event.seq, expected_seq);
             // Through the JSON the store keeps, read in the game as it stands.
-            let stored = serde_json::to_string(&EventJson::from(event)).unwrap();
+            let stored = EventJson::from(event).stored();
             let read: EventJson = serde_json::from_str(&stored).unwrap();
             let read = read.into_event(replayed.game()).unwrap();
             prop_assert_eq!(&read, event);

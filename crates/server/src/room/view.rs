@@ -1,7 +1,7 @@
 //! What a room shows, as typed values: the room JSON of `GET /rooms/{id}`,
 //! the presence frame, the replies to actions and the lobby summary.
 
-use rules::{Outcome, Side, Variant};
+use rules::{AnyMove, Outcome, Side, Variant};
 use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
@@ -60,7 +60,8 @@ pub struct RoomView {
     /// The start position (SFEN/FEN).
     pub start: String,
     /// The moves played (USI/ICCS).
-    pub moves: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub moves: MoveTexts,
     /// The moves as players write them.
     pub notation: Notation,
     /// Where the game stands now, its seats and offers: an event's `after`,
@@ -86,7 +87,8 @@ pub struct AfterView {
     /// The current position (SFEN/FEN).
     pub position: String,
     /// The legal moves now (none once the game is over).
-    pub legal_moves: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub legal_moves: MoveTexts,
     /// Who moves.
     #[schema(value_type = SideName)]
     pub side_to_move: Side,
@@ -126,6 +128,28 @@ pub struct AfterView {
     pub analysable: bool,
     /// 1 for the room's first game, 2 after a rematch ...
     pub game: u32,
+}
+
+/// Moves, serialised as a list of their engine notation (USI or ICCS).
+///
+/// Kept as moves, not as strings: the room's `after` is built after every
+/// event, and its legal moves (dozens, up to a few hundred) were as many
+/// allocated strings, each written once into the event's frame and freed.
+/// Each move is written straight into the JSON instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveTexts(pub Vec<AnyMove>);
+
+impl Serialize for MoveTexts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// One move as its text, written without an intermediate string.
+        struct Text<'a>(&'a AnyMove);
+        impl Serialize for Text<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self.0)
+            }
+        }
+        serializer.collect_seq(self.0.iter().map(Text))
+    }
 }
 
 /// A game's result: `first`, `second` or `draw`.
@@ -332,7 +356,7 @@ impl Room {
             level: setup.level,
             settings: SettingsView::from(&setup.settings),
             start: game.start_text(),
-            moves: game.moves_text(),
+            moves: MoveTexts(game.moves()),
             notation: records::notation_of(&notation::Record::from_game(game)),
             after: self.after_view(connections, now),
             spectators: connections.spectators,
@@ -347,7 +371,11 @@ impl Room {
         AfterView {
             status: self.status(),
             position: game.position_text(),
-            legal_moves: game.legal_moves_text(),
+            legal_moves: MoveTexts(if game.outcome().is_some() {
+                Vec::new()
+            } else {
+                game.position().legal_moves()
+            }),
             side_to_move: game.side_to_move(),
             in_check: game.is_check(),
             impasse_points: game
