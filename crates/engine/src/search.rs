@@ -320,6 +320,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        // (In minishogi the depth-and-index product over 1.6 scored 55/100
+        // against Fairy-Stockfish at fixed nodes, over 2.5 53/100, where
+        // over 2 scored 61/100 on the same openings.)
         let mut reductions = [[0; 64]; 64];
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (index, r) in row.iter_mut().enumerate().skip(1) {
