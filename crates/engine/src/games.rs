@@ -2,7 +2,7 @@
 //! packed moves for the tables, the null move, and the game ends that are
 //! not mate (impasse declaration, xiangqi's sixty-move rule).
 
-use rules::{AnyMove, Impasse, Position as _, Variant, shogi, xiangqi};
+use rules::{AnyMove, Impasse, MoveList, Position as _, Variant, shogi, xiangqi};
 
 use crate::see::Exchange;
 
@@ -74,6 +74,13 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     fn may_give_check(&self, _mv: Self::Move) -> bool {
         true
     }
+
+    /// The quiet moves quiescence tries at its first ply in a game without
+    /// drops, in case they give check: every quiet check among them, found
+    /// without generating and playing every move (the caller plays each to
+    /// see). The drop games find theirs among all the moves they generate
+    /// there anyway, with [`may_check`](Self::may_check).
+    fn quiet_check_candidates(&self, _out: &mut MoveList<Self::Move>) {}
 }
 
 /// Bit 15 is always set, so a packed move is never zero.
@@ -252,6 +259,10 @@ impl Searchable for xiangqi::Position {
     /// ([`xiangqi::Position::surely_has_legal_move`]).
     fn surely_has_move(&self) -> bool {
         self.surely_has_legal_move()
+    }
+
+    fn quiet_check_candidates(&self, out: &mut MoveList<xiangqi::Move>) {
+        self.generate_quiet_check_candidates(out);
     }
 
     fn may_give_check(&self, mv: xiangqi::Move) -> bool {

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rules::xiangqi::{Move, Position, Square};
-use rules::{IllegalMove, Position as _};
+use rules::{IllegalMove, MoveList, Position as _};
 
 /// Plays the move each choice picks (modulo the number of legal moves) and
 /// checks every property at each position on the way.
@@ -74,6 +74,32 @@ proptest! {
                 let _ = pos.is_chase(mv, &next);
             }
             let _ = pos.end();
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn every_quiet_check_is_a_candidate(choices in prop::collection::vec(any::<u16>(), 0..160)) {
+        walk(&choices, |pos| {
+            let mut candidates = MoveList::new();
+            pos.generate_quiet_check_candidates(&mut candidates);
+            let legal = pos.legal_moves();
+            let occupied = pos.occupied();
+            for &mv in &candidates {
+                prop_assert!(legal.contains(&mv), "{} in {}", mv, pos);
+                prop_assert!(!occupied.has(mv.to.index()), "{} captures in {}", mv, pos);
+            }
+            let mut unique = candidates.to_vec();
+            unique.sort_by_key(|m| (m.from, m.to));
+            unique.dedup();
+            prop_assert_eq!(unique.len(), candidates.len(), "duplicates in {}", pos);
+            for mv in legal.into_iter().filter(|mv| !occupied.has(mv.to.index())) {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                if next.is_check() {
+                    prop_assert!(candidates.contains(&mv), "{} checks in {}", mv, pos);
+                }
+            }
             Ok(())
         })?;
     }

@@ -474,6 +474,10 @@ const BEFORE_PALACE: [[Bitboard; 2]; 2] = [
 
 /// What `color`'s attack on the enemy palace is worth: the square of its
 /// attack units, less those the enemy's advisors and elephants take off.
+/// (Attack units for each chariot, horse, cannon and soldier with a check
+/// in hand, 16, 12, 12 and 6 untuned, cost 22% more instructions a node and
+/// scored 16.5/40 against Fairy-Stockfish at equal cost, where the same
+/// games gave 24/40 without: not kept.)
 fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
     let [any_file, palace_files] = BEFORE_PALACE[usize::from(color == Color::Black)];
     let mut units = 0;

@@ -1,7 +1,9 @@
 //! Legal moves of xiangqi: each piece's reach, kept off the points that
 //! would expose its general, and the [`Position`] trait implementation.
 
-use super::attacks::{self, ADVISOR, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, SOLDIER};
+use super::attacks::{
+    self, ADVISOR, ELEPHANT, GENERAL, HORSE, HORSE_ATTACKERS, SOLDIER, SOLDIER_ATTACKERS,
+};
 use super::{Color, Move, Position, Role, Square, chase};
 use crate::{
     Bitboard, EndReason, IllegalMove, MoveList, MoveSet, Outcome, ParseMoveError, Side, Variant,
@@ -77,6 +79,120 @@ impl Position {
                         .is_any()
                 })
         })
+    }
+
+    /// Appends to `out` the legal quiet moves of the side to move that may
+    /// give check, found from the enemy general outwards instead of by
+    /// playing every move: a chariot onto an open line to the general, a
+    /// cannon onto a point one screen away from it, a horse onto a point it
+    /// attacks the general from with the leg free, a soldier onto a point
+    /// it attacks the general from, any piece onto the empty line between
+    /// the general and a cannon of ours with nothing between (as its
+    /// screen), and every quiet move of a piece that may uncover a check:
+    /// the one piece between the general and our chariot, the two between
+    /// it and our cannon, a leg of our horse that attacks it. Every quiet
+    /// check is among them (a piece moving along a line it blocks is a
+    /// candidate only by the uncovering rule); not every candidate checks,
+    /// so the caller plays each to see. Quiescence's first ply tries them.
+    pub fn generate_quiet_check_candidates(&self, out: &mut MoveList<Move>) {
+        let us = self.turn;
+        let general = self.general_square(us.opponent());
+        let g = usize::from(general.index());
+        let occ = self.occupied();
+        let ours = self.by_color[us.index()];
+        let role_of_ours = |role: Role| self.by_role[role.index()] & ours;
+        let (chariots, cannons, horses) = (
+            role_of_ours(Role::Chariot),
+            role_of_ours(Role::Cannon),
+            role_of_ours(Role::Horse),
+        );
+        let points = self.checking_points(us);
+        let mut screen_to = Bitboard::EMPTY;
+        let mut uncovering = Bitboard::EMPTY;
+        for (dir, rays) in attacks::RAYS.iter().enumerate() {
+            let Some(first) = attacks::next_on_ray(general, dir, occ) else {
+                continue;
+            };
+            if cannons.has(first.index()) {
+                screen_to |= (rays[g] ^ rays[usize::from(first.index())]).without(first.index());
+            }
+            let Some(second) = attacks::next_on_ray(first, dir, occ) else {
+                continue;
+            };
+            if chariots.has(second.index()) {
+                uncovering = uncovering.with(first.index());
+            }
+            if attacks::next_on_ray(second, dir, occ)
+                .is_some_and(|third| cannons.has(third.index()))
+            {
+                uncovering = uncovering.with(first.index()).with(second.index());
+            }
+        }
+        for &(leg, sources) in &HORSE_ATTACKERS[g] {
+            if occ.has(leg) && (sources & horses).is_any() {
+                // The leg of a horse of ours that would attack the general.
+                uncovering = uncovering.with(leg);
+            }
+        }
+        let uncovering = uncovering & ours;
+        let empty = !occ;
+        let [chariot_to, cannon_to, horse_to, soldier_to] = points.map(|to| to & empty);
+        let mut wanted = chariot_to | cannon_to | horse_to | soldier_to | screen_to & empty;
+        if uncovering.is_any() {
+            wanted = empty;
+        }
+        self.generate(wanted, |from, targets| {
+            let checking = if uncovering.has(from.index()) {
+                targets
+            } else {
+                let by_role = match self.board[usize::from(from.index())].map(|p| p.role) {
+                    Some(Role::Chariot) => chariot_to,
+                    Some(Role::Cannon) => cannon_to,
+                    Some(Role::Horse) => horse_to,
+                    Some(Role::Soldier) => soldier_to,
+                    _ => Bitboard::EMPTY,
+                };
+                targets & (by_role | screen_to)
+            };
+            for to in checking {
+                out.push(Move {
+                    from,
+                    to: Square::from_index_unchecked(to),
+                });
+            }
+        });
+    }
+
+    /// The points from which a chariot, a cannon, a horse and a soldier of
+    /// `color` (in that order) would attack the enemy general as the board
+    /// stands: empty, or holding a piece a move there would capture.
+    fn checking_points(&self, color: Color) -> [Bitboard; 4] {
+        let general = self.general_square(color.opponent());
+        let g = usize::from(general.index());
+        let occ = self.occupied();
+        let mut cannon_to = Bitboard::EMPTY;
+        for (dir, rays) in attacks::RAYS.iter().enumerate() {
+            let Some(screen) = attacks::next_on_ray(general, dir, occ) else {
+                continue;
+            };
+            let beyond = rays[usize::from(screen.index())];
+            cannon_to |= match attacks::next_on_ray(screen, dir, occ) {
+                Some(next) => beyond ^ rays[usize::from(next.index())],
+                None => beyond,
+            };
+        }
+        let mut horse_to = Bitboard::EMPTY;
+        for &(leg, sources) in &HORSE_ATTACKERS[g] {
+            if !occ.has(leg) {
+                horse_to |= sources;
+            }
+        }
+        [
+            attacks::chariot(general, occ),
+            cannon_to,
+            horse_to,
+            SOLDIER_ATTACKERS[color.index()][g],
+        ]
     }
 
     /// The points the piece on `from` (of the side to move) may legally move to.
