@@ -1312,20 +1312,25 @@ mod tests {
         }
     }
 
+    /// Quiescence's first ply finds the mate by a quiet move in `root`;
+    /// deeper plies try only captures, so they stand pat.
+    fn assert_only_the_first_quiescence_ply_mates<P: Searchable>(root: P) {
+        let job = job(root, Vec::new());
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = worker(&job, &tt, &control);
+        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
+        assert_eq!(first, mate_in(1));
+        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, false);
+        assert!(!is_mate(deeper));
+    }
+
     #[test]
     fn quiescence_finds_a_mate_by_a_drop() {
         // G*5b, guarded by the pawn on 5c, mates: quiet, so only the quiet
         // checks of the first quiescence ply find it.
         let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
         let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-        let job = job(root, Vec::new());
-        let (tt, control) = (TranspositionTable::new(1), Control::default());
-        let mut worker = worker(&job, &tt, &control);
-        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
-        assert_eq!(first, mate_in(1));
-        // Deeper in quiescence only captures are tried: it stands pat.
-        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, false);
-        assert!(!is_mate(deeper));
+        assert_only_the_first_quiescence_ply_mates(root);
     }
 
     #[test]
@@ -1333,14 +1338,9 @@ mod tests {
         // Nc8 (b6c8), a quiet move, mates: the general's own advisors and
         // horse box it in and nothing can take the horse or block its leg.
         let fen = "3aka3/4n4/9/1N7/9/9/9/9/9/3K5 w - - 0 1";
-        let root = rules::xiangqi::Position::from_fen(fen).unwrap();
-        let job = job(root, Vec::new());
-        let (tt, control) = (TranspositionTable::new(1), Control::default());
-        let mut worker = worker(&job, &tt, &control);
-        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
-        assert_eq!(first, mate_in(1));
-        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, false);
-        assert!(!is_mate(deeper));
+        assert_only_the_first_quiescence_ply_mates(
+            rules::xiangqi::Position::from_fen(fen).unwrap(),
+        );
     }
 
     #[test]
