@@ -265,9 +265,21 @@ impl AnyGame {
         dispatch_game!(self, game => game.moves().iter().map(ToString::to_string).collect())
     }
 
+    /// The legal moves now (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        match self {
+            AnyGame::Shogi(game) => game.legal_moves().into_iter().map(AnyMove::Shogi).collect(),
+            AnyGame::Xiangqi(game) => game
+                .legal_moves()
+                .into_iter()
+                .map(AnyMove::Xiangqi)
+                .collect(),
+        }
+    }
+
     /// The legal moves now (none once the game is over), in engine notation.
     pub fn legal_moves_text(&self) -> Vec<String> {
-        dispatch_game!(self, game => game.legal_moves().iter().map(ToString::to_string).collect())
+        self.legal_moves().iter().map(ToString::to_string).collect()
     }
 
     /// How many moves have been played.

@@ -371,11 +371,7 @@ impl Room {
         AfterView {
             status: self.status(),
             position: game.position_text(),
-            legal_moves: MoveTexts(if game.outcome().is_some() {
-                Vec::new()
-            } else {
-                game.position().legal_moves()
-            }),
+            legal_moves: MoveTexts(game.legal_moves()),
             side_to_move: game.side_to_move(),
             in_check: game.is_check(),
             impasse_points: game
