@@ -25,10 +25,9 @@ pub fn move_text(pos: &Position, mv: Move) -> String {
         Move::Drop { role, to } => format!("{}*{to}", role.letter()),
         Move::Normal { from, to, promote } => {
             let role = pos.piece_at(from).map_or(Role::King, |p| p.role);
-            let ambiguous = pos.legal_moves().into_iter().any(|m| {
-                matches!(m, Move::Normal { from: f, to: t, .. }
-                    if t == to && f != from && pos.piece_at(f).is_some_and(|p| p.role == role))
-            });
+            let ambiguous = crate::japanese::rivals(pos, role, to)
+                .iter()
+                .any(|&f| f != from);
             let mut out = piece_letters(role);
             if ambiguous {
                 out.push_str(&from.to_string());
