@@ -73,6 +73,26 @@ macro_rules! hash_legacy_tokens {
 pub struct SqliteStore {
     pool: SqlitePool,
     appends: GroupCommit,
+    /// Whose turn it is to write: the group-commit writer's next batch, or
+    /// one of the pool's writes. SQLite lets one connection write at a time
+    /// and makes the others poll for the lock, sleeping longer each time
+    /// (up to 100 ms); the writer, busy, begins its next batch within
+    /// microseconds of a commit, so a pool's write polling beside it lost
+    /// nearly every time and waited over a second. Taking turns in this
+    /// queue (first come, first served) instead, neither waits longer than
+    /// the other's one transaction, and SQLite never finds its lock taken.
+    turn: Arc<WriteTurn>,
+}
+
+/// The queue for SQLite's write lock among the store's connections (see
+/// [`SqliteStore`]'s `turn`).
+pub(crate) type WriteTurn = tokio::sync::Mutex<()>;
+
+impl SqliteStore {
+    /// Waits for the pool's turn to write.
+    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        Some(self.turn.lock().await)
+    }
 }
 
 impl SqliteStore {
@@ -107,10 +127,15 @@ impl SqliteStore {
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         hash_legacy_tokens!(&pool);
-        let writer = SqliteWriter::open(&path)?;
+        let turn = Arc::new(WriteTurn::default());
+        let writer = SqliteWriter::open(&path, Arc::clone(&turn))?;
         let appends = GroupCommit::start_thread("koma-sqlite-writer", writer)
             .map_err(|err| StoreError::Database(sqlx::Error::Io(err)))?;
-        Ok(SqliteStore { pool, appends })
+        Ok(SqliteStore {
+            pool,
+            appends,
+            turn,
+        })
     }
 }
 
@@ -129,6 +154,15 @@ impl std::fmt::Debug for PostgresStore {
 }
 
 impl PostgresStore {
+    /// PostgreSQL locks rows, not the database: its writes need no turn.
+    #[expect(
+        clippy::unused_async,
+        reason = "the same call as SqliteStore's, from the one macro"
+    )]
+    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        None
+    }
+
     /// Connects to the PostgreSQL database at `url` and migrates it.
     ///
     /// # Errors
@@ -289,6 +323,7 @@ macro_rules! store_impl {
                 since: i64,
                 limit: i64,
             ) -> Result<bool> {
+                let _turn = self.write_turn().await;
                 let mut tx = self.pool.begin().await?;
                 let device_lock: Option<&str> = $device_lock;
                 if let Some(lock) = device_lock {
@@ -335,6 +370,7 @@ macro_rules! store_impl {
             }
 
             async fn set_finished(&self, id: &str, finished: bool) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query("UPDATE rooms SET finished = $1 WHERE id = $2")
                     .bind(i64::from(finished))
                     .bind(id)
@@ -380,6 +416,7 @@ macro_rules! store_impl {
             }
 
             async fn finish_game(&self, game: &GameRecord, ratings: &[RatingRecord]) -> Result<()> {
+                let _turn = self.write_turn().await;
                 let mut tx = self.pool.begin().await?;
                 sqlx::query(
                     "INSERT INTO games (room_id, number, variant, rated, first_player, second_player, \
@@ -489,6 +526,7 @@ macro_rules! store_impl {
             }
 
             async fn create_player(&self, player: &str, secret_hash: &str, name: &str) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query("INSERT INTO players (id, name, secret_hash) VALUES ($1, $2, $3)")
                     .bind(player)
                     .bind(name)
@@ -506,6 +544,7 @@ macro_rules! store_impl {
             }
 
             async fn set_player_name(&self, player: &str, name: &str) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO players (id, name) VALUES ($1, $2) \
                      ON CONFLICT (id) DO UPDATE SET name = excluded.name",
@@ -525,6 +564,7 @@ macro_rules! store_impl {
             }
 
             async fn save_analysis(&self, analysis: &AnalysisRecord) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO analyses (room_id, game, plies, created_at) VALUES ($1, $2, $3, $4)",
                 )
@@ -553,6 +593,7 @@ macro_rules! store_impl {
             }
 
             async fn heartbeat(&self, node: &NodeRecord) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO nodes (id, url, heartbeat, lobby) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (id) DO UPDATE SET url = excluded.url, \
@@ -568,6 +609,7 @@ macro_rules! store_impl {
             }
 
             async fn remove_node(&self, id: &str) -> Result<()> {
+                let _turn = self.write_turn().await;
                 sqlx::query("DELETE FROM nodes WHERE id = $1")
                     .bind(id)
                     .execute(&self.pool)
@@ -591,6 +633,7 @@ macro_rules! store_impl {
                 now: i64,
                 expires_at: i64,
             ) -> Result<Option<Lease>> {
+                let _turn = self.write_turn().await;
                 // The upsert locks the row: of two nodes asking at once, the
                 // second sees the first's lease and gets nothing.
                 Ok(sqlx::query_as(
@@ -611,6 +654,7 @@ macro_rules! store_impl {
             }
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
+                let _turn = self.write_turn().await;
                 // A chunk at a time, each its own transaction, so that no row
                 // stays locked for long while appends wait for it.
                 loop {
@@ -635,6 +679,7 @@ macro_rules! store_impl {
             }
 
             async fn release_lease(&self, lease: &Lease) -> Result<()> {
+                let _turn = self.write_turn().await;
                 // The row stays, so the next holder's fence is higher.
                 sqlx::query(
                     "UPDATE leases SET expires_at = 0 \

@@ -8,14 +8,18 @@
 //! and runs the statements itself, with their prepared forms kept between
 //! batches. Both connections see one WAL-mode file; SQLite's write lock
 //! orders this writer's transactions with the pool's few other writes
-//! (rooms, finished games, players), and the busy timeout makes either wait
-//! for the other instead of failing.
+//! (rooms, finished games, players). They take turns for it
+//! ([`WriteTurn`]) before they ask SQLite, so that neither polls for the
+//! lock while the other holds it; the busy timeout stays for another
+//! process's connection (a backup, the `sqlite3` shell).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
 
+use crate::backend::WriteTurn;
 use crate::group_commit::{Append, BlockingWriter, lone_event};
 use crate::{EventRecord, Result, StoreError};
 
@@ -37,6 +41,8 @@ const INSERT_SEAT: &str = "INSERT INTO seats (room_id, seat, token, token_hash, 
 /// The writer's connection.
 pub(crate) struct SqliteWriter {
     connection: Connection,
+    /// Taken for each write, in turn with the pool's writes.
+    turn: Arc<WriteTurn>,
 }
 
 impl SqliteWriter {
@@ -44,8 +50,9 @@ impl SqliteWriter {
     /// migrated (and put in WAL mode, a property of the file), with the
     /// settings the pool's connections have: every commit synced
     /// (`synchronous=FULL`, so an acknowledged event survives a power cut),
-    /// foreign keys checked, five seconds' wait for the write lock.
-    pub(crate) fn open(path: &Path) -> Result<SqliteWriter> {
+    /// foreign keys checked, five seconds' wait for the write lock. It
+    /// writes in `turn` with the pool's writes.
+    pub(crate) fn open(path: &Path, turn: Arc<WriteTurn>) -> Result<SqliteWriter> {
         let connection = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -53,7 +60,7 @@ impl SqliteWriter {
         connection.busy_timeout(Duration::from_secs(5))?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", true)?;
-        Ok(SqliteWriter { connection })
+        Ok(SqliteWriter { connection, turn })
     }
 }
 
@@ -67,6 +74,7 @@ fn insert_event(connection: &Connection, room_id: &str, event: &EventRecord) -> 
 
 impl BlockingWriter for SqliteWriter {
     fn write(&mut self, appends: &[Append]) -> Result<()> {
+        let _turn = self.turn.blocking_lock();
         if let Some((room_id, event, lease)) = lone_event(appends) {
             let Some(lease) = lease else {
                 return insert_event(&self.connection, room_id, event);
