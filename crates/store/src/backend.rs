@@ -93,9 +93,7 @@ impl SqliteStore {
     async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         Some(self.turn.lock().await)
     }
-}
 
-impl SqliteStore {
     /// Opens (creating if missing) the SQLite database at `url` and migrates it.
     ///
     /// # Errors
