@@ -15,10 +15,7 @@
 //!   the enemy general with no screen (空头炮, a hollow cannon, which the
 //!   general cannot step off the line of in safety) or two (a battery that
 //!   one move turns into check); a horse on its own palace's heart (窝心马),
-//!   where it blocks the general and the advisors; and king danger from
-//!   what the attackers hit in the enemy palace, the points there no
-//!   advisor or elephant guards, the checks at hand and the general's
-//!   escape squares ([`king_danger`]).
+//!   where it blocks the general and the advisors.
 //!
 //! The weights were tuned on self-play games (`docs/tuning.md`).
 
@@ -88,22 +85,6 @@ weights! {
         pub cannon_battery: i32,
         /// A horse on the heart of its own palace.
         pub palace_heart_horse: i32,
-        /// King danger units ([`king_danger`]) per chariot, horse, cannon
-        /// and soldier that attacks a point of the enemy palace.
-        pub danger_attacker: [i32; 4],
-        /// Danger units per point of the enemy palace attacked.
-        pub danger_attacked: i32,
-        /// Danger units per attacked palace point no enemy advisor or
-        /// elephant guards.
-        pub danger_weak: i32,
-        /// Danger units per chariot that can move to check.
-        pub danger_chariot_check: i32,
-        /// Danger units per horse that can move to check.
-        pub danger_horse_check: i32,
-        /// Danger units per point the enemy general can step to safely.
-        pub danger_escape: i32,
-        /// Danger units to start from (negative: a lone attacker is no attack).
-        pub danger_base: i32,
         /// Per kind ([`Role::index`]), by point: a row per rank from the
         /// owner's back rank (0) to the enemy's (9), a column per file from
         /// the centre file (0) to the edge (4).
@@ -141,13 +122,6 @@ const XIANGQI: XiangqiWeights = XiangqiWeights {
     hollow_cannon: 30,
     cannon_battery: 16,
     palace_heart_horse: -13,
-    danger_attacker: [19, 24, 18, 12],
-    danger_attacked: -7,
-    danger_weak: 10,
-    danger_chariot_check: 23,
-    danger_horse_check: 15,
-    danger_escape: -4,
-    danger_base: -10,
     squares: [
         [
             [-6, -10, 0, 0, 0],
@@ -359,7 +333,7 @@ impl Evaluate for Position {
                 let elephants = self.pieces(color, Role::Elephant).count() as i32;
                 side += w.missing_advisor * (2 - advisors) + w.missing_elephant * (2 - elephants);
             }
-            side += palace_attack(w, self, color) + king_danger(w, self, color);
+            side += palace_attack(w, self, color);
             score += sign(color) * side;
         }
         sign(self.turn()) * score + w.tempo
@@ -503,7 +477,12 @@ const BEFORE_PALACE: [[Bitboard; 2]; 2] = [
 /// (Attack units for each chariot, horse, cannon and soldier with a check
 /// in hand, 16, 12, 12 and 6 untuned, cost 22% more instructions a node and
 /// scored 16.5/40 against Fairy-Stockfish at equal cost, where the same
-/// games gave 24/40 without: not kept.)
+/// games gave 24/40 without: not kept. Nor was a king danger beside it that
+/// counts what the attackers hit in the palace, the points there no advisor
+/// or elephant guards, safe chariot and horse checks and the general's
+/// escapes (commit 2167c12): fitted to Koma's scores it drew level at equal
+/// nodes, 28.5/40 against 28/40, but cost 13% more instructions a node and
+/// scored 25/40 at equal cost; fitted to Fairy-Stockfish's, 22.5/40.)
 fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
     let [any_file, palace_files] = BEFORE_PALACE[usize::from(color == Color::Black)];
     let mut units = 0;
@@ -521,312 +500,6 @@ fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
         .sum();
     let attack = (units - w.attack_defender * defenders).max(0);
     w.attack_danger * attack * attack / 16
-}
-
-/// Each side's palace, by [`Color::index`]: files d to f of its three
-/// back ranks.
-const PALACE: [Bitboard; 2] = [area(0, 2, 0x38), area(7, 9, 0x38)];
-
-/// King danger units `d` cost `d² / DANGER_SCALE` centipawns.
-const DANGER_SCALE: i32 = 32;
-
-/// The point `steps` away from `index` along `(df, dr)`, if on the board.
-const fn step(index: usize, df: i8, dr: i8) -> Option<usize> {
-    let (file, rank) = ((index % 9) as i8 + df, (index / 9) as i8 + dr);
-    if file >= 0 && file < 9 && rank >= 0 && rank < 10 {
-        Some(rank as usize * 9 + file as usize)
-    } else {
-        None
-    }
-}
-
-/// `HORSE_JUMPS[point][direction]`: the leg of a horse on `point` towards
-/// `LINES[direction]` (or `u8::MAX` off the board) and the points it jumps
-/// to over that leg.
-static HORSE_JUMPS: [[(u8, Bitboard); 4]; Square::COUNT] = {
-    let mut jumps = [[(u8::MAX, Bitboard::EMPTY); 4]; Square::COUNT];
-    let mut index = 0;
-    while index < Square::COUNT {
-        let mut direction = 0;
-        while direction < 4 {
-            let (df, dr) = LINES[direction];
-            if let Some(leg) = step(index, df, dr) {
-                let mut bits = 0u128;
-                // The two points two steps along and one aside.
-                let mut side = -1;
-                while side <= 1 {
-                    if let Some(to) = step(index, 2 * df + side * dr, 2 * dr + side * df) {
-                        bits |= 1 << to;
-                    }
-                    side += 2;
-                }
-                jumps[index][direction] = (leg as u8, Bitboard(bits));
-            }
-            direction += 1;
-        }
-        index += 1;
-    }
-    jumps
-};
-
-/// `HORSE_CHECKS[point][diagonal]`: for a general on `point`, its diagonal
-/// neighbour (or `u8::MAX` off the board) and the two points from which a
-/// horse checks it with that neighbour as the leg.
-static HORSE_CHECKS: [[(u8, Bitboard); 4]; Square::COUNT] = {
-    let mut checks = [[(u8::MAX, Bitboard::EMPTY); 4]; Square::COUNT];
-    let diagonals: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let mut index = 0;
-    while index < Square::COUNT {
-        let mut diagonal = 0;
-        while diagonal < 4 {
-            let (df, dr) = diagonals[diagonal];
-            if let Some(leg) = step(index, df, dr) {
-                let mut bits = 0u128;
-                if let Some(from) = step(index, 2 * df, dr) {
-                    bits |= 1 << from;
-                }
-                if let Some(from) = step(index, df, 2 * dr) {
-                    bits |= 1 << from;
-                }
-                checks[index][diagonal] = (leg as u8, Bitboard(bits));
-            }
-            diagonal += 1;
-        }
-        index += 1;
-    }
-    checks
-};
-
-/// `ADVISOR_GUARDS[point]`: the palace points an advisor on `point` guards
-/// (its diagonal neighbours; off the palace they are no advisor's points).
-static ADVISOR_GUARDS: [Bitboard; Square::COUNT] = {
-    let mut guards = [Bitboard::EMPTY; Square::COUNT];
-    let palaces = PALACE[0].0 | PALACE[1].0;
-    let diagonals: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let mut index = 0;
-    while index < Square::COUNT {
-        let mut bits = 0u128;
-        let mut diagonal = 0;
-        while diagonal < 4 {
-            if let Some(to) = step(index, diagonals[diagonal].0, diagonals[diagonal].1) {
-                bits |= 1 << to;
-            }
-            diagonal += 1;
-        }
-        guards[index] = Bitboard(bits & palaces);
-        index += 1;
-    }
-    guards
-};
-
-/// `ELEPHANT_GUARDS[point]`: for an elephant on `point`, its eyes (or
-/// `u8::MAX` off the board) and the palace points it guards over each (the
-/// palace's front centre, or nothing).
-static ELEPHANT_GUARDS: [[(u8, Bitboard); 4]; Square::COUNT] = {
-    let mut guards = [[(u8::MAX, Bitboard::EMPTY); 4]; Square::COUNT];
-    let palaces = PALACE[0].0 | PALACE[1].0;
-    let diagonals: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let mut index = 0;
-    while index < Square::COUNT {
-        let mut diagonal = 0;
-        while diagonal < 4 {
-            let (df, dr) = diagonals[diagonal];
-            if let (Some(eye), Some(to)) = (step(index, df, dr), step(index, 2 * df, 2 * dr)) {
-                guards[index][diagonal] = (eye as u8, Bitboard((1 << to) & palaces));
-            }
-            diagonal += 1;
-        }
-        index += 1;
-    }
-    guards
-};
-
-/// `GENERAL_STEPS[point]`: the palace points a general on `point` steps to.
-static GENERAL_STEPS: [Bitboard; Square::COUNT] = {
-    let mut steps = [Bitboard::EMPTY; Square::COUNT];
-    let palaces = PALACE[0].0 | PALACE[1].0;
-    let mut index = 0;
-    while index < Square::COUNT {
-        let mut bits = 0u128;
-        let mut direction = 0;
-        while direction < 4 {
-            if let Some(to) = step(index, LINES[direction].0, LINES[direction].1) {
-                bits |= 1 << to;
-            }
-            direction += 1;
-        }
-        steps[index] = Bitboard(bits & palaces);
-        index += 1;
-    }
-    steps
-};
-
-/// `SOLDIER_ATTACKS[colour][point]`: the points a soldier of that colour
-/// (by [`Color::index`]) on `point` attacks: a step forward, and a step
-/// aside once it has crossed the river.
-static SOLDIER_ATTACKS: [[Bitboard; Square::COUNT]; 2] = {
-    let mut attacks = [[Bitboard::EMPTY; Square::COUNT]; 2];
-    let mut color = 0;
-    while color < 2 {
-        let (forward, first_crossed) = if color == 0 { (1, 5) } else { (-1, 4) };
-        let mut index = 0;
-        while index < Square::COUNT {
-            let mut bits = 0u128;
-            if let Some(to) = step(index, 0, forward) {
-                bits |= 1 << to;
-            }
-            let rank = (index / 9) as i8;
-            if (color == 0 && rank >= first_crossed) || (color == 1 && rank <= first_crossed) {
-                if let Some(to) = step(index, -1, 0) {
-                    bits |= 1 << to;
-                }
-                if let Some(to) = step(index, 1, 0) {
-                    bits |= 1 << to;
-                }
-            }
-            attacks[color][index] = Bitboard(bits);
-            index += 1;
-        }
-        color += 1;
-    }
-    attacks
-};
-
-/// The points a horse on `sq` attacks, its legs free or blocked by `occupied`.
-fn horse_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    HORSE_JUMPS[usize::from(sq.index())]
-        .iter()
-        .filter(|(leg, _)| *leg != u8::MAX && !occupied.has(*leg))
-        .fold(Bitboard::EMPTY, |targets, (_, to)| targets | *to)
-}
-
-/// The points from which a horse checks a general on `general`.
-fn horse_checks(general: Square, occupied: Bitboard) -> Bitboard {
-    HORSE_CHECKS[usize::from(general.index())]
-        .iter()
-        .filter(|(leg, _)| *leg != u8::MAX && !occupied.has(*leg))
-        .fold(Bitboard::EMPTY, |from, (_, points)| from | *points)
-}
-
-/// What `color`'s attack on the enemy general is worth: danger units for
-/// each attacker by kind that attacks a point of the enemy palace, for each
-/// palace point attacked and each of those no advisor or elephant guards,
-/// for each chariot and horse that can move to check from a point the
-/// defender's advisors, elephants and general do not guard, and for
-/// each palace point the general can step to unattacked; their square
-/// (over [`DANGER_SCALE`]) once positive. Unlike [`palace_attack`], it
-/// counts what the attackers hit rather than where they stand, and the
-/// defenders only through the points they guard, so advisors and elephants
-/// cannot cancel an attack that reaches past them.
-fn king_danger(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
-    let enemy = color.opponent();
-    let palace = PALACE[enemy.index()];
-    let occupied = pos.occupied();
-    let own = pos.pieces_of(color);
-    let general = pos.general_square(enemy);
-    let general_at = usize::from(general.index());
-    let mut units = w.danger_base;
-    let mut attacked = Bitboard::EMPTY;
-    let mut hitting = 0;
-    let mut guarded = pos
-        .pieces(enemy, Role::Advisor)
-        .iter()
-        .fold(Bitboard::EMPTY, |guarded, index| {
-            guarded | ADVISOR_GUARDS[usize::from(index)]
-        });
-    for index in pos.pieces(enemy, Role::Elephant).iter() {
-        for &(eye, to) in &ELEPHANT_GUARDS[usize::from(index)] {
-            if eye != u8::MAX && !occupied.has(eye) {
-                guarded |= to;
-            }
-        }
-    }
-    // A check counts only from a point no advisor, elephant or the
-    // general itself guards (safe at first sight).
-    let unsafe_points = guarded | GENERAL_STEPS[general_at];
-    // Chariots: what they reach, and whether a point they reach checks.
-    let chariots = pos.pieces(color, Role::Chariot);
-    if chariots.is_any() {
-        let general_lines = (0..4).fold(Bitboard::EMPTY, |lines, direction| {
-            lines | ray_until(direction, general, occupied)
-        });
-        for sq in chariots.iter().filter_map(Square::from_index) {
-            let reach = (0..4).fold(Bitboard::EMPTY, |reach, direction| {
-                reach | ray_until(direction, sq, occupied)
-            });
-            if (reach & palace).is_any() {
-                attacked |= reach & palace;
-                hitting += 1;
-                units += w.danger_attacker[0];
-            }
-            if (reach & general_lines)
-                .and_not(own | unsafe_points)
-                .is_any()
-            {
-                units += w.danger_chariot_check;
-            }
-        }
-    }
-    // Horses, with their legs.
-    let horses = pos.pieces(color, Role::Horse);
-    if horses.is_any() {
-        let checks = horse_checks(general, occupied).and_not(own | unsafe_points);
-        for sq in horses.iter().filter_map(Square::from_index) {
-            let targets = horse_attacks(sq, occupied);
-            if (targets & palace).is_any() {
-                attacked |= targets & palace;
-                hitting += 1;
-                units += w.danger_attacker[1];
-            }
-            if (targets & checks).is_any() {
-                units += w.danger_horse_check;
-            }
-        }
-    }
-    // Cannons: the points beyond their screen up to the next piece.
-    for index in pos.pieces(color, Role::Cannon).iter() {
-        let mut targets = Bitboard::EMPTY;
-        for (direction, rays) in RAYS.iter().enumerate() {
-            let ray = rays[usize::from(index)];
-            if (ray & palace).is_empty() {
-                continue;
-            }
-            let blockers = ray & occupied;
-            let screen = if direction % 2 == 0 {
-                blockers.first()
-            } else {
-                blockers.last()
-            };
-            if let Some(screen) = screen.and_then(Square::from_index) {
-                targets |= ray_until(direction, screen, occupied);
-            }
-        }
-        if (targets & palace).is_any() {
-            attacked |= targets & palace;
-            hitting += 1;
-            units += w.danger_attacker[2];
-        }
-    }
-    // Soldiers: a step forward, or aside once across the river.
-    for index in pos.pieces(color, Role::Soldier).iter() {
-        let targets = SOLDIER_ATTACKS[color.index()][usize::from(index)] & palace;
-        if targets.is_any() {
-            attacked |= targets;
-            hitting += 1;
-            units += w.danger_attacker[3];
-        }
-    }
-    if hitting == 0 {
-        return 0;
-    }
-    let escapes = GENERAL_STEPS[general_at]
-        .and_not(pos.pieces_of(enemy) | attacked)
-        .count() as i32;
-    units += w.danger_attacked * attacked.count() as i32
-        + w.danger_weak * attacked.and_not(guarded).count() as i32
-        + w.danger_escape * escapes;
-    let units = units.max(0);
-    units * units / DANGER_SCALE
 }
 
 /// Threats to the enemy general from where `piece` stands, and the cost of
@@ -1002,58 +675,6 @@ mod tests {
         assert!(defended < both);
         // Behind the river's far bank the chariot attacks nothing yet.
         assert_eq!(danger("4k4/9/9/9/9/1R7/9/9/9/3K5 w - - 0 1"), 0);
-    }
-
-    #[test]
-    fn king_danger_counts_what_reaches_the_palace_past_its_defenders() {
-        let danger =
-            |fen: &str| king_danger(&XIANGQI, &Position::from_fen(fen).unwrap(), Color::Red);
-        // A red chariot on d4 and cannons on d2 (screened by the chariot)
-        // and f2 (by the soldier on f5) hit d7-d9 and f7-f9 of Black's
-        // palace, all its advisors and elephants standing; the attack
-        // units, which count pieces standing before the palace, see none.
-        let full = "2bakab2/9/9/9/5P3/3R5/9/3C1C3/9/3K5 w - - 0 1";
-        let pos = Position::from_fen(full).unwrap();
-        assert_eq!(palace_attack(&XIANGQI, &pos, Color::Red), 0);
-        let attack = danger(full);
-        assert!(attack >= 150, "{attack}");
-        // Fewer attackers, less danger; none, none.
-        let no_chariot = danger("2bakab2/9/9/9/5P3/9/9/3C1C3/9/3K5 w - - 0 1");
-        assert!(no_chariot < attack, "{no_chariot} vs {attack}");
-        assert_eq!(danger("2bakab2/9/9/9/5P3/9/9/9/9/3K5 w - - 0 1"), 0);
-        // An advisor on e8 guards d7, f7, d9 and f9: less danger, but
-        // still some, where the attack units took five off per defender.
-        let guarded = danger("2bak1b2/4a4/9/9/5P3/3R5/9/3C1C3/9/3K5 w - - 0 1");
-        assert!(0 < guarded && guarded < attack, "{guarded} vs {attack}");
-    }
-
-    #[test]
-    fn horses_jump_over_free_legs_and_check_from_their_points() {
-        let points = |bits: Bitboard| {
-            let mut points: Vec<(u8, u8)> = bits
-                .iter()
-                .filter_map(Square::from_index)
-                .map(|sq| (sq.file(), sq.rank()))
-                .collect();
-            points.sort_unstable();
-            points
-        };
-        // A horse on b0 (a piece on b1, its forward leg) reaches only d1
-        // over c0; with nothing around, also a2 and c2.
-        let blocked = Bitboard::EMPTY.with(sq(1, 1).index());
-        assert_eq!(points(horse_attacks(sq(1, 0), blocked)), [(3, 1)]);
-        assert_eq!(
-            points(horse_attacks(sq(1, 0), Bitboard::EMPTY)),
-            [(0, 2), (2, 2), (3, 1)]
-        );
-        // A general on e9 is checked from c8, d7, f7 and g8 with d8 and f8
-        // free, and no longer from d7 and c8 once d8 is taken.
-        assert_eq!(
-            points(horse_checks(sq(4, 9), Bitboard::EMPTY)),
-            [(2, 8), (3, 7), (5, 7), (6, 8)]
-        );
-        let d8 = Bitboard::EMPTY.with(sq(3, 8).index());
-        assert_eq!(points(horse_checks(sq(4, 9), d8)), [(5, 7), (6, 8)]);
     }
 
     #[test]
