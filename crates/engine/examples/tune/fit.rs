@@ -90,8 +90,15 @@ struct LinearModel {
 
 impl LinearModel {
     /// Measures the model of `samples` at `values` (the numbers of a weight
-    /// table shaped like `start`), one weight after another on every core.
-    fn measure<P>(samples: &[Sample<P>], start: &P::Weights, values: &[i32]) -> LinearModel
+    /// table shaped like `start`), one weight after another on every core;
+    /// the weights `free` rejects keep an empty column, so the descent
+    /// leaves them as they are.
+    fn measure<P>(
+        samples: &[Sample<P>],
+        start: &P::Weights,
+        values: &[i32],
+        free: &[bool],
+    ) -> LinearModel
     where
         P: Evaluate + Sync,
         P::Weights: Sync,
@@ -102,6 +109,9 @@ impl LinearModel {
             .map(|s| s.position.evaluate_with(&weights))
             .collect();
         let column = |index: usize| {
+            if !free[index] {
+                return Column::default();
+            }
             let mut moved = values.to_vec();
             moved[index] += SLOPE_STEP;
             let moved = P::with_weight_values(start, &moved);
@@ -195,10 +205,21 @@ fn errors(evals: &[f64], targets: &[f64], train: usize, k: f64) -> (f64, f64) {
     )
 }
 
-/// `fit`: fits the weights `P` plays `samples`' game with, the search's
-/// scores `lambda` of each target, and prints the errors, the changed
-/// weights and the new table as Rust source.
-pub(crate) fn fit<P>(samples: Vec<Sample<P>>, lambda: f64)
+/// Whether the weight `name` is one of `free` (all when `free` is empty):
+/// a name given whole, or a table given by its name, all of its cells.
+fn is_free(name: &str, free: &[String]) -> bool {
+    free.is_empty()
+        || free.iter().any(|table| {
+            name.strip_prefix(table.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+        })
+}
+
+/// `fit`: fits the weights `P` plays `samples`' game with (only those named
+/// in `free`, unless it is empty), the search's scores `lambda` of each
+/// target, and prints the errors, the changed weights and the new table as
+/// Rust source.
+pub(crate) fn fit<P>(samples: Vec<Sample<P>>, lambda: f64, free: &[String])
 where
     P: Evaluate + Sync,
     P::Weights: Sync,
@@ -209,11 +230,22 @@ where
     };
     let start = first.position.weights().clone();
     let values = P::weight_values(&start);
+    let names = P::weight_names();
+    let freed: Vec<bool> = names.iter().map(|name| is_free(name, free)).collect();
+    if let Some(unknown) = free.iter().find(|table| {
+        !names
+            .iter()
+            .any(|name| is_free(name, std::slice::from_ref(table)))
+    }) {
+        println!("no weight is named {unknown}");
+        return;
+    }
     let train = samples.len() - samples.len() / HOLD_OUT;
     let timer = std::time::Instant::now();
-    let model = LinearModel::measure(&samples, &start, &values);
+    let model = LinearModel::measure(&samples, &start, &values, &freed);
     eprintln!(
-        "{} weights measured in {:.0?}",
+        "{} of {} weights measured in {:.0?}",
+        freed.iter().filter(|&&free| free).count(),
         values.len(),
         timer.elapsed()
     );
@@ -257,7 +289,7 @@ where
         "error after: fitted {:.6}, held out {:.6}",
         kept_errors.0, kept_errors.1
     );
-    for ((name, old), new) in P::weight_names().iter().zip(&values).zip(&kept) {
+    for ((name, old), new) in names.iter().zip(&values).zip(&kept) {
         if old != new {
             println!("{name}: {old} -> {new}");
         }
@@ -367,7 +399,7 @@ mod tests {
         let samples = samples(|_| 0.5);
         let start = samples[0].position.weights();
         let values = Position::weight_values(start);
-        let model = LinearModel::measure(&samples, start, &values);
+        let model = LinearModel::measure(&samples, start, &values, &vec![true; values.len()]);
         let tempo = &model.columns[index_of("tempo")];
         assert_eq!(tempo.samples.len(), samples.len());
         assert!(tempo.slopes.iter().all(|&slope| slope == 1.0));
@@ -403,12 +435,43 @@ mod tests {
         let k = 0.5;
         let samples = samples(|p| sigmoid(f64::from(p.evaluate_with(&truth)), k));
         let start = pos.weights();
-        let model = LinearModel::measure(&samples, start, &Position::weight_values(start));
+        let values = Position::weight_values(start);
+        let model = LinearModel::measure(&samples, start, &values, &vec![true; values.len()]);
         let targets: Vec<f64> = samples.iter().map(|s| s.result).collect();
         let before = mean_squared_error(&model.base, &targets, k);
         let changes = model.descend(&targets, samples.len(), k, 0.0);
         let after = mean_squared_error(&model.evals(&changes), &targets, k);
         assert!(before > 1e-4, "the targets differ: {before}");
         assert!(after < before / 100.0, "{before} -> {after}");
+    }
+
+    #[test]
+    fn frozen_weights_stay_and_the_free_ones_still_fit() {
+        // The same targets as above, but only the tempo free: the hand
+        // values keep their changes at none while the tempo moves.
+        let pos = Position::startpos(Variant::Shogi, &Settings::default());
+        let mut truth = Position::weight_values(pos.weights());
+        truth[index_of("tempo")] += 60;
+        truth[index_of("hand[0]")] += 40;
+        let truth = Position::with_weight_values(pos.weights(), &truth);
+        let samples = samples(|p| sigmoid(f64::from(p.evaluate_with(&truth)), 0.5));
+        let start = pos.weights();
+        let values = Position::weight_values(start);
+        let free: Vec<bool> = Position::weight_names()
+            .iter()
+            .map(|name| is_free(name, &["tempo".to_owned()]))
+            .collect();
+        assert_eq!(free.iter().filter(|&&free| free).count(), 1);
+        let model = LinearModel::measure(&samples, start, &values, &free);
+        let targets: Vec<f64> = samples.iter().map(|s| s.result).collect();
+        let changes = model.descend(&targets, samples.len(), 0.5, 0.0);
+        for (index, change) in changes.iter().enumerate() {
+            assert_eq!(*change == 0.0, !free[index], "weight {index}: {change}");
+        }
+        assert!(changes[index_of("tempo")] > 30.0, "{changes:?}");
+        // A table's name frees all its cells, and only that table's.
+        assert!(is_free("hand[3]", &["hand".to_owned()]));
+        assert!(!is_free("hand_extra", &["hand".to_owned()]));
+        assert!(is_free("anything", &[]));
     }
 }

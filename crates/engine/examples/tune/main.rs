@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p engine --example tune -- generate VARIANT GAMES NODES FILE [FIRST]
-//! cargo run --release -p engine --example tune -- fit VARIANT FILE [LAMBDA]
+//! cargo run --release -p engine --example tune -- fit VARIANT FILE [LAMBDA] [--free NAME,...]
 //! cargo run --release -p engine --example tune -- match VARIANT GAMES NODES ENGINE
 //! ```
 //!
@@ -15,7 +15,9 @@
 //! `fit` fits every weight of VARIANT's table to such a file, each
 //! position's target LAMBDA (1 unless given) of the search's score and the
 //! rest of the game's result, and prints the new table as Rust source for
-//! `scripts/tuning/apply.py` (`fit`).
+//! `scripts/tuning/apply.py` (`fit`). With `--free`, only the weights and
+//! tables named are fitted and every other weight stays as it is: a new
+//! term can be fitted to data without refitting the whole table around it.
 //!
 //! `match` plays GAMES games between this build's evaluation (in process)
 //! and ENGINE, a `koma` binary built before the weights changed, both at
@@ -31,7 +33,7 @@ mod fit;
 mod play;
 
 const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE [FIRST] \
-                     | fit VARIANT FILE [LAMBDA] \
+                     | fit VARIANT FILE [LAMBDA] [--free NAME,...] \
                      | match VARIANT GAMES NODES ENGINE";
 
 fn run(args: &[String]) -> Result<(), String> {
@@ -51,7 +53,15 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         "fit" => {
             let path = Path::new(arg(2)?);
-            let lambda = match args.get(3) {
+            // `--free NAME,...` may stand anywhere after FILE.
+            let mut rest: Vec<&str> = args[3..].iter().map(String::as_str).collect();
+            let mut free = Vec::new();
+            if let Some(at) = rest.iter().position(|&text| text == "--free") {
+                let names = rest.get(at + 1).ok_or(USAGE)?;
+                free = names.split(',').map(str::to_owned).collect();
+                rest.drain(at..at + 2);
+            }
+            let lambda = match rest.first() {
                 None => 1.0,
                 Some(text) => text
                     .parse::<f64>()
@@ -60,9 +70,13 @@ fn run(args: &[String]) -> Result<(), String> {
                     .ok_or_else(|| format!("LAMBDA '{text}' is not between 0 and 1\n{USAGE}"))?,
             };
             if variant == Variant::Xiangqi {
-                fit::fit(data::read_data(path, data::parse_xiangqi)?, lambda);
+                fit::fit(data::read_data(path, data::parse_xiangqi)?, lambda, &free);
             } else {
-                fit::fit(data::read_data(path, data::parse_shogi(variant))?, lambda);
+                fit::fit(
+                    data::read_data(path, data::parse_shogi(variant))?,
+                    lambda,
+                    &free,
+                );
             }
             Ok(())
         }

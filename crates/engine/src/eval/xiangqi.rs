@@ -477,7 +477,16 @@ const BEFORE_PALACE: [[Bitboard; 2]; 2] = [
 /// (Attack units for each chariot, horse, cannon and soldier with a check
 /// in hand, 16, 12, 12 and 6 untuned, cost 22% more instructions a node and
 /// scored 16.5/40 against Fairy-Stockfish at equal cost, where the same
-/// games gave 24/40 without: not kept.)
+/// games gave 24/40 without: not kept. Nor was a king danger beside it that
+/// counts what the attackers hit in the palace, the points there no advisor
+/// or elephant guards, safe chariot and horse checks and the general's
+/// escapes (commit 2167c12): fitted to Koma's scores it drew level at equal
+/// nodes, 28.5/40 against 28/40, but cost 13% more instructions a node and
+/// scored 25/40 at equal cost; fitted to Fairy-Stockfish's, 22.5/40. Nor
+/// these king safety weights alone refitted to Fairy-Stockfish's scores
+/// (`tune fit --free`: attack units 7, -15, 8 and -1, defender 5,
+/// danger 12, hollow cannon 104, battery 85, missing advisor -12 and
+/// elephant -9): 27.5/40 at no extra cost.)
 fn palace_attack(w: &XiangqiWeights, pos: &Position, color: Color) -> i32 {
     let [any_file, palace_files] = BEFORE_PALACE[usize::from(color == Color::Black)];
     let mut units = 0;
