@@ -3,10 +3,14 @@
 // (xiangqi), judging every position with `koma status`. Usage:
 //   node match.mjs --koma PATH --variant V --games N --movetime MS \
 //     --a "CMD ARGS" --b "CMD ARGS" [--a-ranks-from-1] [--b-ranks-from-1] [--plies 300] \
-//     [--seed N] [--log FILE] [--go "depth 8"] [--a-go ...] [--b-go ...] \
-//     [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...]
+//     [--seed N] [--opening 2 | --openings FILE] [--log FILE] [--go "depth 8"] \
+//     [--a-go ...] [--b-go ...] [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...]
 // Engine A plays first in odd games, second in even ones; each pair of games
-// starts from the same random opening of --opening plies (default 2). The
+// starts from the same random opening of --opening plies (default 2), or
+// with --openings from the book FILE's next line (openings.mjs writes such
+// books; --seed N starts at its Nth opening, and the book wraps round).
+// Before the last two lines, how the pairs went: won both by one engine, or
+// both by the same colour (a pair that tells nothing about the engines). The
 // line before the last gives each engine's median depth and nodes a move
 // (from its last `info` line before each `bestmove`) and median and longest
 // time a move (from `go` to `bestmove`); the last line gives
@@ -23,10 +27,11 @@
 // Each engine is stopped (SIGSTOP) while the other thinks: an engine that
 // keeps busy between moves (Fairy-Stockfish's WebAssembly threads spin,
 // about half a core) would otherwise take time from its opponent.
-import { spawn, execFileSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+
+import { Engine } from "./engine.mjs";
 
 const { values: opt } = parseArgs({
   options: {
@@ -40,6 +45,7 @@ const { values: opt } = parseArgs({
     "b-ranks-from-1": { type: "boolean", default: false },
     plies: { type: "string", default: "300" },
     opening: { type: "string", default: "2" },
+    openings: { type: "string" },
     seed: { type: "string", default: "1" },
     log: { type: "string" },
     go: { type: "string" },
@@ -49,95 +55,6 @@ const { values: opt } = parseArgs({
     "b-option": { type: "string", multiple: true, default: [] },
   },
 });
-const xiangqi = opt.variant === "xiangqi";
-
-/** One engine process spoken to line by line. */
-class Engine {
-  constructor(command, ranksFrom1, go, options) {
-    const [cmd, ...args] = command.split(" ");
-    this.go = go ?? opt.go ?? `movetime ${opt.movetime}`;
-    // A session of its own: a stopped engine in the match's process group
-    // would be hung up when that group is orphaned (run in the background).
-    this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"], detached: true });
-    process.on("exit", () => this.proc.kill("SIGKILL"));
-    this.ranksFrom1 = ranksFrom1;
-    this.options = options.map((option) => {
-      const eq = option.indexOf("=");
-      if (eq <= 0) throw new Error(`an option is NAME=VALUE, not "${option}"`);
-      return [option.slice(0, eq), option.slice(eq + 1)];
-    });
-    this.waiters = [];
-    // The depth and nodes of each move's last `info` line, and the time
-    // from `go` to `bestmove`, for the summary.
-    this.depths = [];
-    this.nodes = [];
-    this.times = [];
-    createInterface({ input: this.proc.stdout }).on("line", (line) => {
-      const info = line.match(/^info .*\bdepth (\d+).*\bscore (cp|mate) (-?\d+)/);
-      const nodes = line.match(/^info .*\bnodes (\d+)/);
-      if (info) {
-        this.last = `depth ${info[1]} ${info[2]} ${info[3]}${nodes ? ` nodes ${nodes[1]}` : ""}`;
-        this.lastDepth = Number(info[1]);
-        this.lastNodes = nodes ? Number(nodes[1]) : undefined;
-      }
-      const waiter = this.waiters[0];
-      if (waiter && waiter.test(line)) {
-        this.waiters.shift();
-        waiter.resolve(line);
-      }
-    });
-  }
-  send(line) {
-    this.proc.stdin.write(line + "\n");
-  }
-  until(test) {
-    return new Promise((resolve) => this.waiters.push({ test, resolve }));
-  }
-  async start() {
-    this.send(xiangqi ? "uci" : "usi");
-    await this.until((l) => l === "uciok" || l === "usiok");
-    this.send(`setoption name UCI_Variant value ${opt.variant}`);
-    for (const [name, value] of this.options) this.send(`setoption name ${name} value ${value}`);
-    this.send("isready");
-    await this.until((l) => l === "readyok");
-    this.proc.kill("SIGSTOP");
-  }
-  /** Tells the engine a new game begins, and waits until it is ready. */
-  async newGame() {
-    this.proc.kill("SIGCONT");
-    this.send(xiangqi ? "ucinewgame" : "usinewgame");
-    this.send("isready");
-    await this.until((l) => l === "readyok");
-    this.proc.kill("SIGSTOP");
-  }
-  /** ICCS ranks 0-9 to the engine's own (1-10 for Fairy-Stockfish) and back. */
-  toEngine(move) {
-    return this.ranksFrom1 ? move.replace(/\d/g, (d) => String(Number(d) + 1)) : move;
-  }
-  fromEngine(move) {
-    return this.ranksFrom1 ? move.replace(/\d+/g, (d) => String(Number(d) - 1)) : move;
-  }
-  async bestmove(moves) {
-    const list = moves.map((m) => this.toEngine(m)).join(" ");
-    this.proc.kill("SIGCONT");
-    this.send(`position startpos${list ? " moves " + list : ""}`);
-    this.last = "";
-    this.lastDepth = this.lastNodes = undefined;
-    const asked = performance.now();
-    this.send(`go ${this.go}`);
-    const line = await this.until((l) => l.startsWith("bestmove"));
-    this.lastTime = Math.round(performance.now() - asked);
-    this.proc.kill("SIGSTOP");
-    this.times.push(this.lastTime);
-    if (this.lastDepth !== undefined) this.depths.push(this.lastDepth);
-    if (this.lastNodes !== undefined) this.nodes.push(this.lastNodes);
-    return this.fromEngine(line.split(/\s+/)[1]);
-  }
-  quit() {
-    this.proc.kill("SIGCONT");
-    this.send("quit");
-  }
-}
 
 function status(moves) {
   try {
@@ -150,12 +67,29 @@ function status(moves) {
   }
 }
 
+/** The book of --openings FILE: one opening a line, its moves separated by spaces; `#` starts a comment. */
+const book = opt.openings
+  ? readFileSync(opt.openings, "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"))
+      .map((l) => l.split(/\s+/))
+  : undefined;
+if (book?.length === 0) throw new Error(`${opt.openings} holds no opening`);
 let seed = Number(opt.seed);
+/** The book's line the next pair of games starts from: --seed N starts at the Nth. */
+let next = book ? (((seed - 1) % book.length) + book.length) % book.length : 0;
 function random(n) {
   seed = (seed * 1103515245 + 12345) % 2147483648;
   return seed % n;
 }
+/** The next pair's opening: the book's next line, or --opening random plies. */
 function opening() {
+  if (book) {
+    const moves = book[next];
+    next = (next + 1) % book.length;
+    return moves;
+  }
   const moves = [];
   for (let i = 0; i < Number(opt.opening); i++) {
     const legal = execFileSync(opt.koma, ["moves", "--variant", opt.variant, "--moves", moves.join(" ")])
@@ -169,11 +103,22 @@ function opening() {
 // a stopped engine in a session of its own would otherwise stay behind.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(1));
 
-const a = new Engine(opt.a, opt["a-ranks-from-1"], opt["a-go"], opt["a-option"]);
-const b = new Engine(opt.b, opt["b-ranks-from-1"], opt["b-go"], opt["b-option"]);
+const engine = (side) =>
+  new Engine(opt[side], {
+    variant: opt.variant,
+    ranksFrom1: opt[`${side}-ranks-from-1`],
+    go: opt[`${side}-go`] ?? opt.go ?? `movetime ${opt.movetime}`,
+    options: opt[`${side}-option`],
+  });
+const a = engine("a");
+const b = engine("b");
 await a.start();
 await b.start();
 const score = { a: 0, b: 0, draw: 0 };
+// How each pair of games went: one engine won both, the same colour won
+// both (each engine won once), or a game was drawn.
+const pairs = { a: 0, b: 0, first: 0, second: 0, drawn: 0 };
+let pairFirst;
 let line = [];
 for (let game = 1; game <= Number(opt.games); game++) {
   if (game % 2 === 1) line = opening();
@@ -204,10 +149,19 @@ for (let game = 1; game <= Number(opt.games); game++) {
     } else if (moves.length >= Number(opt.plies)) verdict = { winner: "draw", reason: "ply limit" };
   }
   score[verdict.winner] += 1;
+  if (game % 2 === 1) pairFirst = verdict.winner;
+  else if (pairFirst === "draw" || verdict.winner === "draw") pairs.drawn += 1;
+  else if (pairFirst === verdict.winner) pairs[verdict.winner] += 1;
+  // A first in the pair's first game: the winners differ when a colour won both.
+  else pairs[pairFirst === "a" ? "first" : "second"] += 1;
   console.log(
     `game ${game}: A plays ${first === a ? "first" : "second"}, ${verdict.winner === "draw" ? "draw" : verdict.winner.toUpperCase() + " wins"} (${verdict.reason}) after ${moves.length} plies; A ${score.a} B ${score.b} draws ${score.draw}`,
   );
 }
+console.log(
+  `pairs: A won both ${pairs.a}, B won both ${pairs.b}, the first player won both ${pairs.first}, ` +
+    `the second player won both ${pairs.second}, with a draw ${pairs.drawn}`,
+);
 console.log(`A: ${searched(a)}; B: ${searched(b)}`);
 console.log(summary(score));
 a.quit();
