@@ -43,6 +43,7 @@ pub mod japanese;
 mod ki2;
 mod kif;
 mod record;
+mod rivals;
 mod text;
 mod usi;
 pub mod western;

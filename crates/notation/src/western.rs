@@ -8,6 +8,7 @@ use core::fmt;
 use rules::Position as _;
 use rules::shogi::{Move, Position, Role, Square};
 
+use crate::rivals::rivals;
 use crate::text;
 
 /// The piece letters of a kind: `P`, `+B`.
@@ -25,9 +26,7 @@ pub fn move_text(pos: &Position, mv: Move) -> String {
         Move::Drop { role, to } => format!("{}*{to}", role.letter()),
         Move::Normal { from, to, promote } => {
             let role = pos.piece_at(from).map_or(Role::King, |p| p.role);
-            let ambiguous = crate::japanese::rivals(pos, role, to)
-                .iter()
-                .any(|&f| f != from);
+            let ambiguous = rivals(pos, role, to).iter().any(|&f| f != from);
             let mut out = piece_letters(role);
             if ambiguous {
                 out.push_str(&from.to_string());
