@@ -72,6 +72,9 @@ const QUIET_SEE_MARGIN: i32 = 40;
 /// Captures and checks that lose more than this times the depth by SEE
 /// are pruned near the leaves.
 const LOSING_SEE_MARGIN: i32 = 100;
+/// How far above beta a capture must score in ProbCut's shallow search
+/// for the node to be cut (less when the side to move is improving).
+const PROBCUT_MARGIN: i32 = 250;
 
 const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
@@ -799,6 +802,26 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
             }
         }
+        // ProbCut, in the drop games, unless the table already says the node
+        // falls short. (Against Fairy-Stockfish at fixed nodes it scored
+        // 77/100 in shogi where the search without it scored 70/100 on the
+        // same openings, 57/100 and 49/100 in minishogi on the book at one
+        // and ten times row J's budgets (56 and 47 without), but 61.5/100 in
+        // xiangqi, 70.5 without.)
+        let probcut_beta = beta + PROBCUT_MARGIN - 50 * i32::from(improving);
+        let falls_short =
+            entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta);
+        let probcut = P::DROPS && !pv_node && excluded == 0 && depth >= 5 && !is_mate(beta);
+        if let Some(static_eval) = static_eval.filter(|_| probcut && !falls_short) {
+            let see_needed = probcut_beta - static_eval;
+            let score = self.probcut(pos, probcut_beta, see_needed, depth, ply, node, raw_eval);
+            if self.stopped {
+                return 0;
+            }
+            if let Some(score) = score {
+                return score;
+            }
+        }
         if surely_has_move {
             picker.generate(pos, MoveSet::All);
         }
@@ -1024,6 +1047,67 @@ impl<'a, P: Searchable> Worker<'a, P> {
             raw_eval,
         );
         best_score
+    }
+
+    /// ProbCut: a capture that scores `probcut_beta` (beta and a margin,
+    /// [`PROBCUT_MARGIN`]) in a search four plies shallower, once quiescence
+    /// agrees, would beat beta in the full search too, so the node is cut
+    /// for the price of a few captures' shallow searches. Only captures that
+    /// win `see_needed` by SEE (what takes the static evaluation to
+    /// `probcut_beta`) are tried. The cut is stored as a lower bound, with
+    /// the position's evaluation `eval`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's own search arguments, passed on"
+    )]
+    fn probcut(
+        &mut self,
+        pos: &P,
+        probcut_beta: i32,
+        see_needed: i32,
+        depth: i32,
+        ply: usize,
+        node: Node,
+        eval: Option<i32>,
+    ) -> Option<i32> {
+        let mut picker = MovePicker::new();
+        picker.generate(pos, MoveSet::Tactical);
+        let at = self.context(pos.side_to_move().index(), ply);
+        loop {
+            let hints = self.tables.hints(at, 0, self.killers[ply]);
+            let (mv, _) = picker.next_tactical(pos, &hints)?;
+            if pos.captured_value(mv).is_none() || pos.see(mv) < see_needed {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            self.played[ply] = P::pack(mv);
+            self.moved[ply] = Some(pos.piece_to(mv));
+            self.push(child.key(), child.is_check(), || {
+                Chase::Later(pos.clone(), mv)
+            });
+            let (alpha, beta) = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.quiescence(&child, alpha, beta, ply + 1, true);
+            if score >= probcut_beta {
+                score = -self.search(&child, alpha, beta, depth - 4, ply + 1, node.reply());
+            }
+            self.pop();
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                let stored = to_tt(score, ply);
+                self.tt.store(
+                    pos.key(),
+                    P::pack(mv),
+                    stored,
+                    depth - 3,
+                    Bound::Lower,
+                    eval,
+                );
+                return Some(score);
+            }
+        }
     }
 
     /// Quiescence: captures that do not lose material by SEE (every evasion
@@ -1338,6 +1422,59 @@ mod tests {
         );
         // A position of the line recurring in the line is a verdict at once.
         assert_eq!(minishogi_recurrence(&[1], &[2, 3, 4, 1]), Some(mated_in(4)));
+    }
+
+    /// ProbCut at depth 5 of `sfen`'s shogi position, its beta 250 above
+    /// the static evaluation, and the table's entry for it afterwards.
+    fn probcut_of(sfen: &str) -> (Option<i32>, i32, Option<crate::tt::Probe>) {
+        let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
+        let reached = Reached {
+            key: root.key(),
+            check: false,
+            chase: false,
+        };
+        let job = job(root, vec![reached]);
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = worker(&job, &tt, &control);
+        let eval = worker.raw_eval(&job.root);
+        let probcut_beta = eval + PROBCUT_MARGIN;
+        let score = worker.probcut(
+            &job.root,
+            probcut_beta,
+            PROBCUT_MARGIN,
+            5,
+            0,
+            Node::Cut,
+            Some(eval),
+        );
+        (score, probcut_beta, tt.probe(job.root.key()))
+    }
+
+    #[test]
+    fn probcut_cuts_on_a_capture_that_wins_a_rook() {
+        // Gote's rook stands on 5f, where Sente's pawn takes it for nothing.
+        let (score, probcut_beta, entry) =
+            probcut_of("lnsgkgsnl/7b1/ppppppppp/9/9/4r4/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        assert!(
+            score.is_some_and(|score| score >= probcut_beta),
+            "{score:?}"
+        );
+        let entry = entry.expect("the cut is stored");
+        assert_eq!(entry.bound, Bound::Lower);
+        assert_eq!(entry.depth, 2);
+        let pawn_takes_rook = shogi::Move::from_usi("5g5f").unwrap();
+        assert_eq!(
+            entry.mv,
+            <shogi::Position as Searchable>::pack(pawn_takes_rook)
+        );
+    }
+
+    #[test]
+    fn probcut_leaves_a_quiet_position_to_the_search() {
+        let (score, _, entry) =
+            probcut_of("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        assert_eq!(score, None);
+        assert!(entry.is_none());
     }
 
     #[test]
