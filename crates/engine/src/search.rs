@@ -1087,7 +1087,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Chase::Later(pos.clone(), mv)
             });
             let (alpha, beta) = (-probcut_beta, -probcut_beta + 1);
-            let mut score = -self.quiescence(&child, alpha, beta, ply + 1, true);
+            // Depth 0: quiescence, or at a level without it the evaluation.
+            let mut score = -self.search(&child, alpha, beta, 0, ply + 1, node.reply());
             if score >= probcut_beta {
                 score = -self.search(&child, alpha, beta, depth - 4, ply + 1, node.reply());
             }
