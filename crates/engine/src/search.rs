@@ -1355,14 +1355,19 @@ mod tests {
         }
     }
 
-    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
-        let root = shogi::Position::startpos(variant, &Settings::default());
+    /// A search of `root` as the first position of a new game.
+    fn new_game<P: Searchable>(root: P) -> Job<P> {
         let reached = Reached {
             key: root.key(),
             check: false,
             chase: false,
         };
-        let job = job(root, vec![reached]);
+        job(root, vec![reached])
+    }
+
+    fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
+        let root = shogi::Position::startpos(variant, &Settings::default());
+        let job = new_game(root);
         let (tt, control) = (TranspositionTable::new(1), Control::default());
         let mut worker = worker(&job, &tt, &control);
         // Position 4 repeats position 0; Sente is to move at both.
@@ -1429,12 +1434,7 @@ mod tests {
     /// the static evaluation, and the table's entry for it afterwards.
     fn probcut_of(sfen: &str) -> (Option<i32>, i32, Option<crate::tt::Probe>) {
         let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
-        let reached = Reached {
-            key: root.key(),
-            check: false,
-            chase: false,
-        };
-        let job = job(root, vec![reached]);
+        let job = new_game(root);
         let (tt, control) = (TranspositionTable::new(1), Control::default());
         let mut worker = worker(&job, &tt, &control);
         let eval = worker.raw_eval(&job.root);
