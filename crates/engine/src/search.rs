@@ -1430,9 +1430,13 @@ mod tests {
         assert_eq!(minishogi_recurrence(&[1], &[2, 3, 4, 1]), Some(mated_in(4)));
     }
 
+    /// Gote's rook stands on 5f, where Sente's pawn takes it for nothing.
+    const ROOK_EN_PRISE: &str = "lnsgkgsnl/7b1/ppppppppp/9/9/4r4/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
     /// ProbCut at depth 5 of `sfen`'s shogi position, its beta 250 above
-    /// the static evaluation, and the table's entry for it afterwards.
-    fn probcut_of(sfen: &str) -> (Option<i32>, i32, Option<crate::tt::Probe>) {
+    /// the static evaluation, trying the captures that win `see_needed`;
+    /// and the table's entry for the position afterwards.
+    fn probcut_of(sfen: &str, see_needed: i32) -> (Option<i32>, i32, Option<crate::tt::Probe>) {
         let root = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default()).unwrap();
         let job = new_game(root);
         let (tt, control) = (TranspositionTable::new(1), Control::default());
@@ -1442,7 +1446,7 @@ mod tests {
         let score = worker.probcut(
             &job.root,
             probcut_beta,
-            PROBCUT_MARGIN,
+            see_needed,
             5,
             0,
             Node::Cut,
@@ -1453,9 +1457,7 @@ mod tests {
 
     #[test]
     fn probcut_cuts_on_a_capture_that_wins_a_rook() {
-        // Gote's rook stands on 5f, where Sente's pawn takes it for nothing.
-        let (score, probcut_beta, entry) =
-            probcut_of("lnsgkgsnl/7b1/ppppppppp/9/9/4r4/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        let (score, probcut_beta, entry) = probcut_of(ROOK_EN_PRISE, PROBCUT_MARGIN);
         assert!(
             score.is_some_and(|score| score >= probcut_beta),
             "{score:?}"
@@ -1471,9 +1473,9 @@ mod tests {
     }
 
     #[test]
-    fn probcut_leaves_a_quiet_position_to_the_search() {
-        let (score, _, entry) =
-            probcut_of("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    fn probcut_tries_only_captures_that_win_what_the_evaluation_lacks() {
+        // Winning the rook (its board and hand values) falls short of this.
+        let (score, _, entry) = probcut_of(ROOK_EN_PRISE, 5_000);
         assert_eq!(score, None);
         assert!(entry.is_none());
     }
