@@ -303,6 +303,13 @@ struct Worker<'a, P: Searchable> {
     /// 10/18 each at 1 s; even in minishogi; 60% in annan self-play); one
     /// in xiangqi.
     history_reduction: i32,
+    /// Whether the search tries ProbCut ([`Worker::probcut`]), by the game:
+    /// in the drop games. Against Fairy-Stockfish at fixed nodes it scored
+    /// 77/100 in shogi where the search without it scored 70/100 on the same
+    /// openings, 57/100 and 49/100 in minishogi on the book at one and ten
+    /// times row J's budgets (56 and 47 without), but 61.5/100 in xiangqi,
+    /// 70.5 without. Annan, with no other engine to play, has it untested.
+    uses_probcut: bool,
     /// Static evaluations of the positions this thread evaluated lately.
     eval_cache: EvalCache,
 }
@@ -376,6 +383,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Shogi | Variant::Minishogi | Variant::Annan => 2,
                 Variant::Xiangqi => 1,
             },
+            uses_probcut: job.root.variant() != Variant::Xiangqi,
             eval_cache: EvalCache::new(),
         }
     }
@@ -802,16 +810,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
             }
         }
-        // ProbCut, in the drop games, unless the table already says the node
-        // falls short. (Against Fairy-Stockfish at fixed nodes it scored
-        // 77/100 in shogi where the search without it scored 70/100 on the
-        // same openings, 57/100 and 49/100 in minishogi on the book at one
-        // and ten times row J's budgets (56 and 47 without), but 61.5/100 in
-        // xiangqi, 70.5 without.)
+        // ProbCut, where the game uses it, unless the table already says the
+        // node falls short.
         let probcut_beta = beta + PROBCUT_MARGIN - 50 * i32::from(improving);
         let falls_short =
             entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta);
-        let probcut = P::DROPS && !pv_node && excluded == 0 && depth >= 5 && !is_mate(beta);
+        let probcut =
+            self.uses_probcut && !pv_node && excluded == 0 && depth >= 5 && !is_mate(beta);
         if let Some(static_eval) = static_eval.filter(|_| probcut && !falls_short) {
             let see_needed = probcut_beta - static_eval;
             let score = self.probcut(pos, probcut_beta, see_needed, depth, ply, node, raw_eval);
