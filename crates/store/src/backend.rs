@@ -675,12 +675,10 @@ macro_rules! store_impl {
             }
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
+                let turn = self.write_turn().await;
                 // A chunk at a time, each its own transaction, so that no row
-                // stays locked for long while appends wait for it; on SQLite,
-                // where the lock is the whole file's, each chunk waits for
-                // its own turn, so the writer's batches go between them.
+                // stays locked for long while appends wait for it.
                 loop {
-                    let turn = self.write_turn().await;
                     let renewed = sqlx::query($renew_chunk)
                         .bind(node)
                         .bind(expires_at)
