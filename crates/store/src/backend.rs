@@ -71,9 +71,6 @@ macro_rules! hash_legacy_tokens {
 /// The embedded backend: one SQLite file in WAL mode.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
-    /// The connections that read. They are opened with `query_only`, so that
-    /// a write that skipped the turn (below) fails at once instead of
-    /// polling for SQLite's lock beside the writer.
     pool: SqlitePool,
     appends: GroupCommit,
     /// Whose turn it is to write: the group-commit writer's next batch, or
@@ -84,22 +81,17 @@ pub struct SqliteStore {
     /// nearly every time and waited over a second. Taking turns in this
     /// queue (first come, first served) instead, neither waits longer than
     /// the other's one transaction, and SQLite never finds its lock taken.
-    /// The turn holds the one connection the store's other writes go on
-    /// ([`SqliteStore::write_turn`]), so none can write out of turn.
     turn: Arc<WriteTurn>,
 }
 
 /// The queue for SQLite's write lock among the store's connections (see
-/// [`SqliteStore`]'s `turn`). It holds the pool of one connection that
-/// every write but the appends goes on; the group-commit writer writes on a
-/// connection of its own and leaves that one idle while it holds the turn.
-pub(crate) type WriteTurn = tokio::sync::Mutex<SqlitePool>;
+/// [`SqliteStore`]'s `turn`).
+pub(crate) type WriteTurn = tokio::sync::Mutex<()>;
 
 impl SqliteStore {
-    /// Waits for the turn to write, and returns the pool to write on in it:
-    /// one connection, the only one of sqlx's that may write.
-    async fn write_turn(&self) -> tokio::sync::MutexGuard<'_, SqlitePool> {
-        self.turn.lock().await
+    /// Waits for the pool's turn to write.
+    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        Some(self.turn.lock().await)
     }
 
     /// Opens (creating if missing) the SQLite database at `url` and migrates it.
@@ -124,27 +116,16 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5));
         let path = options.get_filename().to_owned();
         create_private(&path);
-        // The turn lets one write at a time go on it: one connection, in a
-        // pool so that one that broke is replaced, kept open while idle so
-        // that a write after a quiet spell opens nothing. A file does not
-        // hang up: pinging a connection before handing it out would only
-        // cost a round trip to its worker thread.
-        let writes = SqlitePoolOptions::new()
-            .max_connections(1)
-            .idle_timeout(None)
-            .test_before_acquire(false)
-            .connect_with(options.clone())
-            .await?;
-        sqlx::migrate!("migrations/sqlite").run(&writes).await?;
-        hash_legacy_tokens!(&writes);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A file does not hang up: pinging a connection before handing it
+            // out would only cost a round trip to its worker thread.
             .test_before_acquire(false)
-            // Reads only: a write that did not take its turn is refused.
-            // sqlx sets it after the pragmas above.
-            .connect_with(options.pragma("query_only", "ON"))
+            .connect_with(options)
             .await?;
-        let turn = Arc::new(WriteTurn::new(writes));
+        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        hash_legacy_tokens!(&pool);
+        let turn = Arc::new(WriteTurn::default());
         let writer = SqliteWriter::open(&path, Arc::clone(&turn))?;
         let appends = GroupCommit::start_thread("koma-sqlite-writer", writer)
             .map_err(|err| StoreError::Database(sqlx::Error::Io(err)))?;
@@ -171,14 +152,13 @@ impl std::fmt::Debug for PostgresStore {
 }
 
 impl PostgresStore {
-    /// The pool to write on: PostgreSQL locks rows, not the database, so its
-    /// writes take no turn and go on the pool that reads.
+    /// PostgreSQL locks rows, not the database: its writes need no turn.
     #[expect(
         clippy::unused_async,
         reason = "the same call as SqliteStore's, from the one macro"
     )]
-    async fn write_turn(&self) -> &PgPool {
-        &self.pool
+    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        None
     }
 
     /// Connects to the PostgreSQL database at `url` and migrates it.
@@ -325,15 +305,12 @@ impl Writer for PoolWriter {
 /// How many leases one statement of [`Store::renew_leases`] renews.
 const RENEW_CHUNK: i64 = 256;
 
-/// `store_impl!(Backend, lock, shared, renew_chunk)`: the [`Store`] of a
-/// backend that reads on its `pool` and writes on what `write_turn()`
-/// returns once it is the write's turn (SQLite's `pool` refuses writes, so
-/// none can skip its turn). `lock` is the statement (or none) run first in
-/// the transaction of [`Store::create_room_within_limit`] so that two of
-/// them for one device (`$1`) never count at the same time. SQLite needs
-/// none: its single writer runs a writing statement's count and insert
-/// alone. `renew_chunk` renews up to `$3` of node `$1`'s leases not yet
-/// renewed to `$2`.
+/// `store_impl!(Backend, lock, shared, renew_chunk)`: `lock` is the statement
+/// (or none) run first in the transaction of [`Store::create_room_within_limit`]
+/// so that two of them for one device (`$1`) never count at the same time.
+/// SQLite needs none: its single writer runs a writing statement's count and
+/// insert alone. `renew_chunk` renews up to `$3` of node `$1`'s leases not
+/// yet renewed to `$2`.
 macro_rules! store_impl {
     ($backend:ty, $device_lock:expr, $shared:expr, $renew_chunk:expr) => {
         #[async_trait]
@@ -344,8 +321,8 @@ macro_rules! store_impl {
                 since: i64,
                 limit: i64,
             ) -> Result<bool> {
-                let turn = self.write_turn().await;
-                let mut tx = turn.begin().await?;
+                let _turn = self.write_turn().await;
+                let mut tx = self.pool.begin().await?;
                 let device_lock: Option<&str> = $device_lock;
                 if let Some(lock) = device_lock {
                     sqlx::query(lock).bind(&room.device).execute(&mut *tx).await?;
@@ -391,11 +368,11 @@ macro_rules! store_impl {
             }
 
             async fn set_finished(&self, id: &str, finished: bool) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query("UPDATE rooms SET finished = $1 WHERE id = $2")
                     .bind(i64::from(finished))
                     .bind(id)
-                    .execute(&*turn)
+                    .execute(&self.pool)
                     .await?;
                 Ok(())
             }
@@ -437,8 +414,8 @@ macro_rules! store_impl {
             }
 
             async fn finish_game(&self, game: &GameRecord, ratings: &[RatingRecord]) -> Result<()> {
-                let turn = self.write_turn().await;
-                let mut tx = turn.begin().await?;
+                let _turn = self.write_turn().await;
+                let mut tx = self.pool.begin().await?;
                 sqlx::query(
                     "INSERT INTO games (room_id, number, variant, rated, first_player, second_player, \
                      winner, reason, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -547,12 +524,12 @@ macro_rules! store_impl {
             }
 
             async fn create_player(&self, player: &str, secret_hash: &str, name: &str) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query("INSERT INTO players (id, name, secret_hash) VALUES ($1, $2, $3)")
                     .bind(player)
                     .bind(name)
                     .bind(secret_hash)
-                    .execute(&*turn)
+                    .execute(&self.pool)
                     .await?;
                 Ok(())
             }
@@ -565,14 +542,14 @@ macro_rules! store_impl {
             }
 
             async fn set_player_name(&self, player: &str, name: &str) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO players (id, name) VALUES ($1, $2) \
                      ON CONFLICT (id) DO UPDATE SET name = excluded.name",
                 )
                 .bind(player)
                 .bind(name)
-                .execute(&*turn)
+                .execute(&self.pool)
                 .await?;
                 Ok(())
             }
@@ -585,7 +562,7 @@ macro_rules! store_impl {
             }
 
             async fn save_analysis(&self, analysis: &AnalysisRecord) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO analyses (room_id, game, plies, created_at) VALUES ($1, $2, $3, $4)",
                 )
@@ -593,7 +570,7 @@ macro_rules! store_impl {
                 .bind(analysis.game)
                 .bind(&analysis.plies)
                 .bind(analysis.created_at)
-                .execute(&*turn)
+                .execute(&self.pool)
                 .await?;
                 Ok(())
             }
@@ -614,7 +591,7 @@ macro_rules! store_impl {
             }
 
             async fn heartbeat(&self, node: &NodeRecord) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query(
                     "INSERT INTO nodes (id, url, heartbeat, lobby) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (id) DO UPDATE SET url = excluded.url, \
@@ -624,16 +601,16 @@ macro_rules! store_impl {
                 .bind(&node.url)
                 .bind(node.heartbeat)
                 .bind(&node.lobby)
-                .execute(&*turn)
+                .execute(&self.pool)
                 .await?;
                 Ok(())
             }
 
             async fn remove_node(&self, id: &str) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 sqlx::query("DELETE FROM nodes WHERE id = $1")
                     .bind(id)
-                    .execute(&*turn)
+                    .execute(&self.pool)
                     .await?;
                 Ok(())
             }
@@ -654,7 +631,7 @@ macro_rules! store_impl {
                 now: i64,
                 expires_at: i64,
             ) -> Result<Option<Lease>> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 // The upsert locks the row: of two nodes asking at once, the
                 // second sees the first's lease and gets nothing.
                 Ok(sqlx::query_as(
@@ -670,12 +647,12 @@ macro_rules! store_impl {
                 .bind(node)
                 .bind(now)
                 .bind(expires_at)
-                .fetch_optional(&*turn)
+                .fetch_optional(&self.pool)
                 .await?)
             }
 
             async fn renew_leases(&self, node: &str, expires_at: i64) -> Result<Vec<Lease>> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 // A chunk at a time, each its own transaction, so that no row
                 // stays locked for long while appends wait for it.
                 loop {
@@ -683,7 +660,7 @@ macro_rules! store_impl {
                         .bind(node)
                         .bind(expires_at)
                         .bind(RENEW_CHUNK)
-                        .execute(&*turn)
+                        .execute(&self.pool)
                         .await?
                         .rows_affected();
                     if renewed < RENEW_CHUNK as u64 {
@@ -700,7 +677,7 @@ macro_rules! store_impl {
             }
 
             async fn release_lease(&self, lease: &Lease) -> Result<()> {
-                let turn = self.write_turn().await;
+                let _turn = self.write_turn().await;
                 // The row stays, so the next holder's fence is higher.
                 sqlx::query(
                     "UPDATE leases SET expires_at = 0 \
@@ -709,7 +686,7 @@ macro_rules! store_impl {
                 .bind(&lease.room_id)
                 .bind(&lease.node)
                 .bind(lease.fence)
-                .execute(&*turn)
+                .execute(&self.pool)
                 .await?;
                 Ok(())
             }
@@ -820,24 +797,5 @@ mod tests {
         append.await.unwrap().unwrap();
         assert_eq!(store.player_name("p1").await.unwrap(), "Ann");
         assert_eq!(store.events("r1", 0).await.unwrap().len(), 1);
-    }
-
-    /// A write on the pool that reads, which would not wait for the turn,
-    /// is refused by SQLite; the pool's reads go on.
-    #[tokio::test]
-    async fn sqlite_refuses_a_write_out_of_turn() {
-        let dir = tempfile::TempDir::new().expect("a temporary directory");
-        let url = format!("sqlite://{}", dir.path().join("koma.sqlite").display());
-        let store = SqliteStore::open(&url).await.expect("the store opens");
-        let err =
-            sqlx::query("INSERT INTO players (id, name, secret_hash) VALUES ('p1', 'Ann', '')")
-                .execute(&store.pool)
-                .await
-                .expect_err("the write is refused");
-        // SQLITE_READONLY: query_only is on.
-        let code = err.as_database_error().and_then(|err| err.code());
-        assert_eq!(code.as_deref(), Some("8"), "{err}");
-        store.create_player("p1", "hash", "Ann").await.unwrap();
-        assert_eq!(store.player_name("p1").await.unwrap(), "Ann");
     }
 }

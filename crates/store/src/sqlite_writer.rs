@@ -9,10 +9,9 @@
 //! batches. Both connections see one WAL-mode file; SQLite's write lock
 //! orders this writer's transactions with the pool's few other writes
 //! (rooms, finished games, players). They take turns for it
-//! ([`WriteTurn`], which holds the connection those writes go on) before
-//! they ask SQLite, so that neither polls for the lock while the other
-//! holds it; the busy timeout stays for another process's connection (a
-//! backup, the `sqlite3` shell).
+//! ([`WriteTurn`]) before they ask SQLite, so that neither polls for the
+//! lock while the other holds it; the busy timeout stays for another
+//! process's connection (a backup, the `sqlite3` shell).
 
 use std::path::Path;
 use std::sync::Arc;
