@@ -225,6 +225,17 @@ pub(crate) fn run<P: Searchable>(
 
 type Line<M> = ArrayVec<M, MAX_PLY>;
 
+/// Which ply of quiescence a node is.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum QuiescencePly {
+    /// The first, straight from the main search: it tries quiet checks too.
+    First,
+    /// Reached by an evasion, which the line records: it may repeat.
+    AfterEvasion,
+    /// Reached by a capture or a promotion (or a first ply's quiet check).
+    Later,
+}
+
 /// What a node of the search is expected to be (Knuth and Moore's node
 /// types, predicted as Stockfish predicts them).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -412,7 +423,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             self.root_depth = depth;
             self.seldepth = 0;
             let iteration = self.aspiration(root, depth, score);
-            if !self.pv[0].is_empty() && (!self.stopped || best.is_some()) {
+            if !self.pv[0].is_empty() {
                 best = Some(self.pv[0].clone());
                 best_depth = depth;
                 score = if self.stopped {
@@ -501,8 +512,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
             return true;
         }
         self.nodes += 1;
-        // The first iteration always completes, so there is always a move.
-        if self.root_depth <= 1 {
+        // The first iteration runs until the root has a searched move to
+        // play; after that a limit stops it too, as a quiescence search that
+        // explodes (long chains of checks) could otherwise run for minutes.
+        if self.root_depth <= 1 && self.pv[0].is_empty() {
             return false;
         }
         if self.is_main() && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
@@ -686,7 +699,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 }
                 return self.eval(pos);
             }
-            return self.quiescence(pos, alpha, beta, ply, true);
+            return self.quiescence(pos, alpha, beta, ply, QuiescencePly::First);
         }
         if self.count_node() {
             return 0;
@@ -1129,7 +1142,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
     /// quiescence ply). Only in check, or at the first ply of a drop game,
     /// are all moves generated, so a stalemate (a loss in these games) is
     /// seen here only there; the full-width search sees every one.
-    fn quiescence(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
+    ///
+    /// Evasions are recorded in the line, and a position an evasion reaches
+    /// is judged at once if it repeats: checks answered by counter-checks
+    /// (xiangqi's generals and cannons) could otherwise cycle to the ply
+    /// limit, a tree that no node budget of a first iteration covered.
+    fn quiescence(
+        &mut self,
+        pos: &P,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        stage: QuiescencePly,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.count_node() {
             return 0;
@@ -1138,6 +1163,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if ply >= MAX_PLY {
             return self.eval(pos);
         }
+        if stage == QuiescencePly::AfterEvasion
+            && let Some(score) = self.repetition(pos, ply)
+        {
+            return score;
+        }
+        let first = stage == QuiescencePly::First;
         // The main search's result for this position, any depth, is better
         // informed than quiescence; its evaluation saves computing one.
         let entry = self.tt.probe(pos.key());
@@ -1212,7 +1243,17 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
+            let score = if in_check {
+                self.push(child.key(), child.is_check(), || {
+                    Chase::Later(pos.clone(), mv)
+                });
+                let score =
+                    -self.quiescence(&child, -beta, -alpha, ply + 1, QuiescencePly::AfterEvasion);
+                self.pop();
+                score
+            } else {
+                -self.quiescence(&child, -beta, -alpha, ply + 1, QuiescencePly::Later)
+            };
             if self.stopped {
                 return 0;
             }
@@ -1253,7 +1294,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 continue;
             }
             tried += 1;
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, QuiescencePly::Later);
             if self.stopped {
                 return 0;
             }
@@ -1331,7 +1372,7 @@ fn splitmix(x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use rules::{Position as _, Settings, shogi};
+    use rules::{Position as _, Settings, shogi, xiangqi};
 
     use super::*;
     use crate::Level;
@@ -1368,6 +1409,48 @@ mod tests {
             chase: false,
         };
         job(root, vec![reached])
+    }
+
+    /// A xiangqi self-play game (Red's ICCS moves first) up to a position
+    /// whose quiescence answered checks with counter-checks to the ply limit.
+    const COUNTER_CHECKS: &str = "b2g2 i9i8 h2h6 g9e7 h6h9 f9e8 a0a2 i8i9 h9h8 i9h9 h8i8 h7g7 h0i2 b9a7 i0h0 h9h0 i2h0 \
+         b7b5 a2d2 b5e5 g2e2 a9b9 b0a2 e5c5 d0e1 c5c0 e2e6 c0a0 i8g8 b9b0 d2d0 b0d0 e0d0 a6a5 \
+         a2c1 a0c0 c1b3 c0a0 e6i6 a7b5 i6i9 e8f7 g8g9 e9e8 g9g6 b5a3 h0i2 a5a4 c3c4 a4b4 b3d4 \
+         b4c4 d4c6 a3c2 d0e0 c2b0 e1d0 b0a2 e0e1 a2c1 e1f1 a0a1 d0e1 g7g8 g6e6 e7g9 i9i8 e8e9 \
+         e6f6 g8g0 f1f2 c4c3 i8i9 e9e8 c6e5 c3d3 e5c4 e8d8 i9i5 d3e3 c4e3 g0i0 f6f3 a1b1 i5d5 \
+         d8e8 e3f5 c1d3 f3e3 b1b8 f5d6 e8e9 d6f7 e9f9 f2e2 f9f8 f7d8 b8b2 i2g1 b2a2 d8e6 c9e7 \
+         e3e7 d3b2 e1d2 i0g0 e7a7 f8e8 d5e5 g9e7 g1f3 b2c0 d2e1 g0g2 e6c7 e8d8 c7b9 d8d7 e5d5 \
+         e7c9 d5d0";
+
+    #[test]
+    fn quiescence_ends_a_cycle_of_counter_checks() {
+        let mut root = xiangqi::Position::startpos();
+        for text in COUNTER_CHECKS.split_whitespace() {
+            let mv = root.parse_move(text).unwrap();
+            root.play_unchecked(mv);
+        }
+        let mut job = new_game(root);
+        job.limits.nodes = Some(1_000_000);
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = worker(&job, &tt, &control);
+        // One ply and quiescence, as a second iteration (the node limit applies).
+        worker.root_depth = 2;
+        worker.search(&job.root, -INFINITY, INFINITY, 1, 0, Node::Pv);
+        assert!(!worker.stopped, "{} nodes", worker.nodes);
+        assert!(worker.seldepth < 40, "seldepth {}", worker.seldepth);
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_first_iteration_once_it_has_a_move() {
+        // Depth 1 of the start position searches at least its 30 moves.
+        let root = shogi::Position::startpos(Variant::Shogi, &Settings::default());
+        let mut job = new_game(root.clone());
+        job.limits.nodes = Some(3);
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = worker(&job, &tt, &control);
+        let line = worker.iterate(None).expect("a move");
+        assert!(worker.nodes < 10, "{} nodes", worker.nodes);
+        assert!(root.legal_moves().contains(&line[0]));
     }
 
     fn verdict(variant: Variant, checks: [bool; 5]) -> Option<i32> {
@@ -1523,9 +1606,9 @@ mod tests {
         let job = job(root, Vec::new());
         let (tt, control) = (TranspositionTable::new(1), Control::default());
         let mut worker = worker(&job, &tt, &control);
-        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, true);
+        let first = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, QuiescencePly::First);
         assert_eq!(first, mate_in(1));
-        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, false);
+        let deeper = worker.quiescence(&job.root, -INFINITY, INFINITY, 0, QuiescencePly::Later);
         assert!(!is_mate(deeper));
     }
 
