@@ -2,7 +2,7 @@
 //! packed moves for the tables, the null move, and the game ends that are
 //! not mate (impasse declaration, xiangqi's sixty-move rule).
 
-use rules::{AnyMove, Impasse, MoveList, Position as _, Variant, shogi, xiangqi};
+use rules::{AnyMove, Bitboard, Impasse, MoveList, Position as _, Variant, shogi, xiangqi};
 
 use crate::see::Exchange;
 
@@ -81,6 +81,35 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// see). The drop games find theirs among all the moves they generate
     /// there anyway, with [`may_check`](Self::may_check).
     fn quiet_check_candidates(&self, _out: &mut MoveList<Self::Move>) {}
+
+    /// The key by which the correction history learns where the static
+    /// evaluation of this position errs
+    /// ([`Histories::correction`](crate::history::Histories::correction)): a
+    /// hash of both sides' pawns on the board. `None` where the evaluation
+    /// is not corrected: without a pawn on the board (one entry would then
+    /// bend every evaluation of a pieces-only ending alike: a mate through a
+    /// sacrifice went unseen), and in xiangqi, where correcting by the
+    /// soldiers scored 29.5/80 in self-play at 38,600 nodes a move against
+    /// the search without it (in the drop games: 56.8% ± 6.9% in shogi and
+    /// 55.8% ± 7.0% in annan over 200 games at 26,000 nodes; against Fairy-Stockfish
+    /// rows F and J of `docs/strength.md`).
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A hash of two sides' pawn sets, `None` when both are empty.
+fn pawn_hash(first: Bitboard, second: Bitboard) -> Option<u64> {
+    if first.is_empty() && second.is_empty() {
+        return None;
+    }
+    let fold = |set: Bitboard, k: u64| {
+        ((set.0 as u64) ^ ((set.0 >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(k)
+    };
+    let x =
+        fold(first, 0xbf58_476d_1ce4_e5b9) ^ fold(second, 0x94d0_49bb_1331_11eb).rotate_left(32);
+    Some(x ^ (x >> 29))
 }
 
 /// Bit 15 is always set, so a packed move is never zero.
@@ -129,6 +158,14 @@ impl Searchable for shogi::Position {
 
     fn pass(&self) -> Option<shogi::Position> {
         self.passed()
+    }
+
+    fn correction_key(&self) -> Option<u64> {
+        use shogi::{Color, Role};
+        pawn_hash(
+            self.pieces(Color::Sente, Role::Pawn),
+            self.pieces(Color::Gote, Role::Pawn),
+        )
     }
 
     fn declares_win(&self, rule: Impasse) -> bool {
@@ -481,5 +518,31 @@ mod tests {
         assert_ne!(passed.key(), start.key());
         let start = xiangqi::Position::startpos();
         assert_eq!(start.pass().unwrap().side_to_move(), rules::Side::Second);
+    }
+
+    #[test]
+    fn the_correction_key_changes_with_the_pawns_alone() {
+        let start = shogi::Position::startpos(Variant::Shogi, &Settings::default());
+        let after = |text: &str| {
+            let mut pos = start.clone();
+            pos.play_unchecked(pos.parse_move(text).unwrap());
+            pos.correction_key()
+        };
+        let keys = ["3i4h", "2h3h", "7g7f", "2g2f"].map(after);
+        assert!(start.correction_key().is_some());
+        assert_eq!(keys[..2], [start.correction_key(); 2]);
+        assert!(keys[2] != start.correction_key() && keys[3] != start.correction_key());
+        assert_ne!(keys[2], keys[3]);
+        // Whose pawn stands where matters; without pawns there is no key.
+        let key = |sfen: &str| {
+            let pos = shogi::Position::from_sfen(sfen, Variant::Shogi, Default::default());
+            pos.unwrap().correction_key()
+        };
+        assert_ne!(
+            key("4k4/9/9/9/4p4/9/9/9/4K4 b - 1"),
+            key("4k4/9/9/9/4P4/9/9/9/4K4 b - 1")
+        );
+        assert_eq!(key("4k4/9/9/9/9/9/9/9/4K4 b P 1"), None);
+        assert_eq!(xiangqi::Position::startpos().correction_key(), None);
     }
 }

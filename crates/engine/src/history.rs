@@ -4,7 +4,9 @@
 //! move), continuation history (how well a piece moving to a square did
 //! after a given piece moved to a given square one and two plies before),
 //! and capture history (how often a piece taking a kind of piece on a
-//! square cut off).
+//! square cut off); and, about positions rather than moves, correction
+//! history (how far the search's results fell from the static evaluation
+//! in positions with the same pawns).
 //!
 //! The tables are kept from one search of a game to the next, as in
 //! Stockfish: what refuted a plan last move usually still does. An engine
@@ -24,6 +26,12 @@ pub(crate) const CONTINUATION_MAX: i32 = 1 << 14;
 pub(crate) const CAPTURE_MAX: i32 = 1 << 14;
 /// Entries per side in the butterfly and counter-move tables: one per packed move.
 const PER_SIDE: usize = 1 << 16;
+/// Entries per side in the correction history, by pawn key.
+const CORRECTION_SIZE: usize = 1 << 14;
+/// Correction history entries are kept in 1/`CORRECTION_GRAIN` centipawns.
+const CORRECTION_GRAIN: i32 = 256;
+/// Bound on a correction, in centipawns.
+const CORRECTION_MAX: i32 = 200;
 
 /// The move tables of one search thread.
 pub(crate) struct Histories {
@@ -39,6 +47,9 @@ pub(crate) struct Histories {
     continuation: Vec<i16>,
     /// By [`Searchable::capture_index`].
     captures: Vec<i16>,
+    /// Sente/Red's corrections then Gote/Black's, by pawn key, in
+    /// 1/[`CORRECTION_GRAIN`] centipawns.
+    correction: Vec<i32>,
 }
 
 /// Where a node stands in the line: what ordering and rewards depend on
@@ -62,7 +73,25 @@ impl Histories {
             counter_moves: vec![0; 2 * PER_SIDE],
             continuation: vec![0; P::PIECE_TO * P::PIECE_TO],
             captures: vec![0; P::CAPTURES],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
+    }
+
+    /// What to add to the static evaluation of a position with `us` to
+    /// move and pawn key `pawns` ([`Searchable::correction_key`]): how far the
+    /// search's results fell from it lately in positions with those pawns.
+    pub(crate) fn correction(&self, us: usize, pawns: u64) -> i32 {
+        self.correction[correction_index(us, pawns)] / CORRECTION_GRAIN
+    }
+
+    /// A search to `depth` found the static evaluation (uncorrected) `error`
+    /// short of the node's score (negative: above it). The correction
+    /// moves towards the error, the further the deeper the search.
+    pub(crate) fn correct(&mut self, us: usize, pawns: u64, error: i32, depth: i32) {
+        let entry = &mut self.correction[correction_index(us, pawns)];
+        let weight = (depth + 1).min(16);
+        let target = error.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *entry += (target - *entry) * weight / 256;
     }
 
     /// What move ordering knows at a node: these tables, the table move and the killers.
@@ -130,6 +159,11 @@ impl Histories {
             update(index, -bonus);
         }
     }
+}
+
+/// The correction history entry of side `us` for pawn key `pawns`.
+fn correction_index(us: usize, pawns: u64) -> usize {
+    us * CORRECTION_SIZE + (pawns as usize & (CORRECTION_SIZE - 1))
 }
 
 /// What a cutoff at `depth` adds to a butterfly history score: a deep
@@ -232,5 +266,32 @@ mod tests {
         pool.clear();
         let fresh = pool.take::<shogi::Position>();
         assert_eq!(fresh.hints(at, 0, [0; 2]).quiet_score(&pos, good), 0);
+    }
+
+    #[test]
+    fn the_correction_follows_the_errors_found_within_its_bound() {
+        let mut tables = HistoryPool::default().take::<shogi::Position>();
+        let pawns = 0x1234_5678_9abc_def0;
+        // A shallow search moves it a little, a deep one more.
+        tables.correct(0, pawns, 150, 3);
+        let shallow = tables.correction(0, pawns);
+        tables.correct(0, pawns + 1, 150, 20);
+        let deep = tables.correction(0, pawns + 1);
+        assert!(
+            0 < shallow && shallow < deep && deep < 150,
+            "{shallow} {deep}"
+        );
+        // Repeated errors pull it to them, but no further than its bound.
+        for _ in 0..200 {
+            tables.correct(0, pawns, 60, 12);
+            tables.correct(1, pawns, 10_000, 12);
+        }
+        assert!((58..=60).contains(&tables.correction(0, pawns)));
+        assert!((CORRECTION_MAX - 2..=CORRECTION_MAX).contains(&tables.correction(1, pawns)));
+        // Errors the other way bring it back.
+        for _ in 0..200 {
+            tables.correct(0, pawns, -30, 12);
+        }
+        assert!((-30..=-28).contains(&tables.correction(0, pawns)));
     }
 }

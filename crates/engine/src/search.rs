@@ -1,7 +1,9 @@
 //! The search: iterative deepening over a principal variation search (PVS)
 //! with aspiration windows, a shared transposition table (which also keeps
 //! each position's static evaluation), quiescence search over captures (and
-//! quiet checks at its first ply), null-move pruning,
+//! quiet checks at its first ply), a static evaluation corrected by what
+//! searches found in positions with the same pawns (the drop games),
+//! null-move pruning,
 //! reverse futility pruning, internal iterative reduction, late-move,
 //! futility and SEE pruning of quiet moves and SEE pruning of losing
 //! captures near the leaves (of a move that gives check only in the drop
@@ -759,13 +761,18 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
 
         let in_check = pos.is_check();
+        let us = pos.side_to_move().index();
         // The evaluation without the level's noise, as the table keeps it.
         let raw_eval = (!in_check).then(|| {
             entry
                 .and_then(|e| e.eval)
                 .unwrap_or_else(|| self.raw_eval(pos))
         });
-        let static_eval = raw_eval.map(|raw| self.with_noise(pos, raw));
+        // Corrected by what searches found in positions with the same pawns.
+        let pawns = raw_eval.and_then(|_| pos.correction_key());
+        let corrected =
+            raw_eval.map(|raw| raw + pawns.map_or(0, |pawns| self.tables.correction(us, pawns)));
+        let static_eval = corrected.map(|corrected| self.with_noise(pos, corrected));
         self.evals[ply] = static_eval;
         let improving = static_eval.is_some_and(|now| self.improving(ply, now));
         // The table's score bounds the evaluation better, where it applies.
@@ -851,7 +858,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
             depth
         };
 
-        let us = pos.side_to_move().index();
         let at = self.context(us, ply);
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -1056,6 +1062,20 @@ impl<'a, P: Searchable> Worker<'a, P> {
         } else {
             Bound::Upper
         };
+        // A score beyond the corrected evaluation, in the direction its
+        // bound tells, shows how far the evaluation errs with these pawns;
+        // not a capture's, which the material it wins explains.
+        if let (Some(raw), Some(corrected), Some(pawns)) = (raw_eval, corrected, pawns) {
+            let beyond = match bound {
+                Bound::Lower => best_score > corrected,
+                Bound::Upper => best_score < corrected,
+                Bound::Exact => true,
+            };
+            let quiet = best_move.is_none_or(|mv| pos.captured_value(mv).is_none());
+            if beyond && quiet && !is_mate(best_score) {
+                self.tables.correct(us, pawns, best_score - raw, depth);
+            }
+        }
         self.tt.store(
             key,
             best_move.map_or(0, P::pack),
@@ -1185,7 +1205,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let raw = entry
                 .and_then(|e| e.eval)
                 .unwrap_or_else(|| self.raw_eval(pos));
-            stand_pat = self.with_noise(pos, raw);
+            let correction = pos.correction_key().map_or(0, |pawns| {
+                self.tables.correction(pos.side_to_move().index(), pawns)
+            });
+            stand_pat = self.with_noise(pos, raw + correction);
             if stand_pat >= beta {
                 return stand_pat;
             }
