@@ -79,9 +79,12 @@ impl Histories {
 
     /// What to add to the static evaluation of a position with `us` to
     /// move and pawn key `pawns` ([`Searchable::correction_key`]): how far the
-    /// search's results fell from it lately in positions with those pawns.
-    pub(crate) fn correction(&self, us: usize, pawns: u64) -> i32 {
-        self.correction[correction_index(us, pawns)] / CORRECTION_GRAIN
+    /// search's results fell from it lately in positions with those pawns
+    /// (nothing without a key).
+    pub(crate) fn correction(&self, us: usize, pawns: Option<u64>) -> i32 {
+        pawns.map_or(0, |pawns| {
+            self.correction[correction_index(us, pawns)] / CORRECTION_GRAIN
+        })
     }
 
     /// A search to `depth` found the static evaluation (uncorrected) `error`
@@ -274,9 +277,9 @@ mod tests {
         let pawns = 0x1234_5678_9abc_def0;
         // A shallow search moves it a little, a deep one more.
         tables.correct(0, pawns, 150, 3);
-        let shallow = tables.correction(0, pawns);
+        let shallow = tables.correction(0, Some(pawns));
         tables.correct(0, pawns + 1, 150, 20);
-        let deep = tables.correction(0, pawns + 1);
+        let deep = tables.correction(0, Some(pawns + 1));
         assert!(
             0 < shallow && shallow < deep && deep < 150,
             "{shallow} {deep}"
@@ -286,12 +289,13 @@ mod tests {
             tables.correct(0, pawns, 60, 12);
             tables.correct(1, pawns, 10_000, 12);
         }
-        assert!((58..=60).contains(&tables.correction(0, pawns)));
-        assert!((CORRECTION_MAX - 2..=CORRECTION_MAX).contains(&tables.correction(1, pawns)));
+        assert!((58..=60).contains(&tables.correction(0, Some(pawns))));
+        assert!((CORRECTION_MAX - 2..=CORRECTION_MAX).contains(&tables.correction(1, Some(pawns))));
         // Errors the other way bring it back.
         for _ in 0..200 {
             tables.correct(0, pawns, -30, 12);
         }
-        assert!((-30..=-28).contains(&tables.correction(0, pawns)));
+        assert!((-30..=-28).contains(&tables.correction(0, Some(pawns))));
+        assert_eq!(tables.correction(0, None), 0);
     }
 }

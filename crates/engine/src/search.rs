@@ -770,8 +770,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         });
         // Corrected by what searches found in positions with the same pawns.
         let pawns = raw_eval.and_then(|_| pos.correction_key());
-        let corrected =
-            raw_eval.map(|raw| raw + pawns.map_or(0, |pawns| self.tables.correction(us, pawns)));
+        let corrected = raw_eval.map(|raw| raw + self.tables.correction(us, pawns));
         let static_eval = corrected.map(|corrected| self.with_noise(pos, corrected));
         self.evals[ply] = static_eval;
         let improving = static_eval.is_some_and(|now| self.improving(ply, now));
@@ -1205,10 +1204,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let raw = entry
                 .and_then(|e| e.eval)
                 .unwrap_or_else(|| self.raw_eval(pos));
-            let correction = pos.correction_key().map_or(0, |pawns| {
-                self.tables.correction(pos.side_to_move().index(), pawns)
-            });
-            stand_pat = self.with_noise(pos, raw + correction);
+            let us = pos.side_to_move().index();
+            let corrected = raw + self.tables.correction(us, pos.correction_key());
+            stand_pat = self.with_noise(pos, corrected);
             if stand_pat >= beta {
                 return stand_pat;
             }
