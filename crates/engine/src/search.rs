@@ -938,6 +938,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
             // falls well short of its score in a shallower search, is the
             // only move here and is searched a ply deeper. When even the
             // others beat beta, several moves refute the node (multi-cut).
+            // (Two plies when the others fall 20 cp further short, at most
+            // six times a line, and a ply less for a table move that is not
+            // singular yet expected to cut off, as Stockfish does, scored
+            // 29/55 against Fairy-Stockfish in shogi at ten times row F's
+            // node budgets where this scored 33/55 on the same openings.)
             if let Some(entry) = entry.filter(|e| {
                 packed == tt_move
                     && !root
