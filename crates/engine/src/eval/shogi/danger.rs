@@ -50,7 +50,9 @@ const DANGER_SCALE: i32 = 1024;
 /// better, shogi's undervalues it: at 130% Koma scored 16/20 against
 /// YaneuraOu's level 9 where the tuned cost scored 10/20, on the same
 /// openings at the same node budgets, and 160% only 10/20 on those
-/// openings (`--seed 37`). Minishogi gains nothing from a larger share:
+/// openings (`--seed 37`); against Fairy-Stockfish at ten times row F's
+/// node budgets 160% scored 21/39 where 130% scored 24/39 on the same
+/// openings. Minishogi gains nothing from a larger share:
 /// against Fairy-Stockfish at fixed nodes (two-ply openings) 160%
 /// scored 49/80 where 100% scored 48/80 on the same openings, and 130%
 /// 24/40 where 100% scored 26/40, and on 100 other openings (`--seed 43`)
