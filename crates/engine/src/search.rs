@@ -1380,6 +1380,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
 
 /// How many quiet moves a node at `depth` tries before it prunes the rest
 /// (late-move pruning), fewer when the side to move is not improving.
+/// (Pruning so at every depth, as Stockfish does, scored 21/50 against
+/// Fairy-Stockfish in shogi at 150,000 nodes a move each, where pruning
+/// within seven plies scored 18/50 on the same openings: too few games to
+/// keep it on.)
 fn late_move_limit(depth: i32, improving: bool) -> usize {
     if depth > 7 {
         return usize::MAX;
