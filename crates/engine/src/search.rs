@@ -797,13 +797,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if depth <= 6 && eval - 100 * depth + 50 * i32::from(improving) >= beta {
                 return eval;
             }
-            // Null move: if passing still beats beta, a real move will too.
-            // (A ply more of reduction, as Fairy-Stockfish's, scored 38/65 in
-            // xiangqi against it at 38,600 nodes against 21,000 where this
-            // scored 44.5/65 on the same openings.)
-            // (When passing got the side to move mated instead, searching
-            // that node's moves without late-move reductions and pruning
-            // scored 17/32 in xiangqi against Fairy-Stockfish at fixed
+            // Null move: if passing still beats beta, a real move will too. (A ply
+            // more of reduction, as Fairy-Stockfish's, scored 38/65 in xiangqi
+            // against it at 38,600 nodes against 21,000 where this scored 44.5/65
+            // on the same openings. When passing got the side to move mated
+            // instead, searching that node's moves without late-move reductions
+            // and pruning scored 17/32 in xiangqi against Fairy-Stockfish at fixed
             // nodes, where the same games gave 21/32 without: not done.)
             let after_null = self.keys.len() - 1 == self.null_barrier && self.null_barrier > 0;
             if depth >= 3 && eval >= beta && !after_null {
@@ -890,19 +889,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let prune = !root && !in_check && best_score > -MATE_BOUND && !is_mate(alpha);
             let prunable = prune
                 && if quiet {
-                    // Late moves and futile moves. (Judging each quiet move
-                    // by the depth its late-move reduction would search it
-                    // to, as Fairy-Stockfish does: pruning it below that
-                    // depth 5 when both continuation histories rate it below
-                    // zero, below 7 when the static evaluation plus 174 cp and
-                    // 157 cp a ply of it falls short of alpha, when it loses
-                    // more than (30 − that depth) × that depth² by SEE at any
-                    // depth, and late moves at every depth, searched a ply
-                    // deeper at 150,000 nodes and scored the same against
-                    // Fairy-Stockfish on the same openings: 40/92 in shogi at
-                    // 150,000 nodes a move each, 120.5/189 in xiangqi at
-                    // 38,600 nodes against 21,000, 62/100 in minishogi on its
-                    // book where this scored 63/100.)
+                    // Late moves and futile moves. (Fairy-Stockfish's rules,
+                    // keyed on the depth the move's late-move reduction would
+                    // leave (its LMR depth) instead of the node's: prune when
+                    // both continuation histories are negative (LMR depth
+                    // under 5), when the static evaluation plus 174 cp and
+                    // 157 cp an LMR-depth ply falls short of alpha (under 7),
+                    // when SEE loses more than (30 − LMR depth) × LMR depth²,
+                    // and late moves at every depth. In shogi at 150,000
+                    // nodes a move each they searched a ply deeper and scored
+                    // the same against Fairy-Stockfish on the same openings,
+                    // 40/92; in xiangqi at 38,600 nodes against 21,000 the
+                    // same 120.5/189; in minishogi on its book 62/100 where
+                    // this scored 63/100.)
                     quiets_seen > late_move_limit(depth, improving)
                         || static_eval.is_some_and(|static_eval| {
                             depth <= 3 && static_eval + 100 + 100 * depth <= alpha
