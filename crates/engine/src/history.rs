@@ -61,7 +61,10 @@ pub(crate) struct Context {
     /// The opponent's last move, packed (0: none or the null move).
     pub(crate) previous: u16,
     /// Continuation rows: the moves one and two plies before, by piece and
-    /// destination (none after a null move or before the root).
+    /// destination (none after a null move or before the root). (A third,
+    /// the side's own move four plies before, as Stockfish keeps, scored
+    /// 42/100 against Fairy-Stockfish in shogi at 150,000 nodes a move each
+    /// where two rows scored 43/100 on the same openings.)
     pub(crate) rows: [Option<usize>; 2],
 }
 
@@ -116,7 +119,11 @@ impl Histories {
 
     /// A quiet move (packed, and by piece and destination) cut off at
     /// `depth`: it becomes the counter move and its scores rise; those of
-    /// the quiet moves `tried` before it fall.
+    /// the quiet moves `tried` before it fall. Only cut-offs teach these
+    /// tables. (Judging the opponent's last quiet move too, by how it moved
+    /// the static evaluation, as Stockfish does, scored 13/37 against
+    /// Fairy-Stockfish in shogi at 150,000 nodes a move each where this
+    /// scored 17/37 on the same openings; stopped there.)
     pub(crate) fn reward(
         &mut self,
         at: Context,

@@ -323,6 +323,16 @@ struct Worker<'a, P: Searchable> {
     /// times row J's budgets (56 and 47 without), but 61.5/100 in xiangqi,
     /// 70.5 without. Annan, with no other engine to play, has it untested.
     uses_probcut: bool,
+    /// Whether a check is extended only from depth 7, and only out of a
+    /// position the static evaluation does not call level (beyond 100 cp),
+    /// as Fairy-Stockfish does, by the game: in shogi, where against it at
+    /// 150,000 nodes a move each this scored 96/200 and extending every
+    /// check from depth 2 83/200 on the same openings (about 1.4 standard
+    /// deviations of the paired difference). Not in xiangqi (57.5/100 at
+    /// 38,600 nodes against 21,000, where extending from depth 2 scored
+    /// 64/100) nor in minishogi (54/100 on its book, 63/100); untested in
+    /// annan, which extends from depth 2 as minishogi does.
+    extends_checks_far_from_leaves: bool,
     /// Static evaluations of the positions this thread evaluated lately.
     eval_cache: EvalCache,
 }
@@ -397,6 +407,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Xiangqi => 1,
             },
             uses_probcut: job.root.variant() != Variant::Xiangqi,
+            extends_checks_far_from_leaves: job.root.variant() == Variant::Shogi,
             eval_cache: EvalCache::new(),
         }
     }
@@ -945,17 +956,17 @@ impl<'a, P: Searchable> Worker<'a, P> {
             // quiescence anyway, and extending each check of a king hunt
             // there multiplied one shogi tree tenfold. (Without check
             // extensions minishogi scored 52/100 against Fairy-Stockfish at
-            // fixed nodes where they scored 61/100 on the same openings.
-            // Extending checks only from depth 7 and out of a position the
-            // static evaluation does not call level (beyond 100 cp), as
-            // Fairy-Stockfish does, scored 48/100 against it in shogi at
-            // 150,000 nodes a move each where this scored 43/100 on the
-            // same openings, too few games to keep it, but 57.5/100 in
-            // xiangqi at 38,600 nodes against 21,000 where this scored
-            // 64/100, and 54/100 in minishogi on its book where this scored
-            // 63/100.)
+            // fixed nodes where they scored 61/100 on the same openings.)
+            // In shogi only far from the leaves
+            // ([`Worker::extends_checks_far_from_leaves`]).
             let may_extend = (ply as i32) < 2 * self.root_depth;
-            let mut extension = i32::from(may_extend && depth >= 2 && gives_check && !losing_check);
+            let extends_check = if self.extends_checks_far_from_leaves {
+                depth >= 7 && static_eval.is_none_or(|eval| eval.abs() > 100)
+            } else {
+                depth >= 2
+            };
+            let mut extension =
+                i32::from(may_extend && extends_check && gives_check && !losing_check);
             // Singular extension: the table's move, when every other move
             // falls well short of its score in a shallower search, is the
             // only move here and is searched a ply deeper. When even the
