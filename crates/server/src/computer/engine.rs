@@ -113,18 +113,9 @@ impl ComputerPlayer for EnginePlayer {
         })
     }
 
-    fn judge_draw(&self, game: &AnyGame, level: u8) -> Option<i32> {
-        if game.position().legal_moves().is_empty() {
-            return None;
-        }
-        let level = Level::new(level).unwrap_or(Level::MAX);
-        let mut engine = self.take(game, level, level.hash_mb());
-        let result = engine.search(Limits {
-            move_time: Some(EVALUATION_TIME.min(self.move_time)),
-            ..Limits::default()
-        });
-        self.give_back(engine);
-        Some(match result.info?.score {
+    fn judge_draw(&self, game: &AnyGame) -> Option<i32> {
+        let verdict = self.evaluate(game, EVALUATION_TIME.min(self.move_time))?;
+        Some(match verdict.score {
             Score::Cp(cp) => cp,
             Score::Mate(plies) if plies > 0 => MATE_CP,
             Score::Mate(_) => -MATE_CP,
@@ -227,7 +218,7 @@ mod tests {
         let player = EnginePlayer::new(Duration::from_millis(300));
         let own_side = |sfen: &str| {
             let game = AnyGame::new(Variant::Shogi, Some(sfen), &Settings::default()).unwrap();
-            player.judge_draw(&game, 4).expect("a legal move")
+            player.judge_draw(&game).expect("a legal move")
         };
         // Sente to move with a rook and a bishop against a bare king: it
         // declines; Gote, to move with only its king, accepts.
@@ -237,7 +228,7 @@ mod tests {
         assert!(crate::computer::accepts_draw(behind), "behind: {behind}");
         // From the start, level: it plays on.
         let start = AnyGame::new(Variant::Xiangqi, None, &Settings::default()).unwrap();
-        let level = player.judge_draw(&start, 4).expect("a legal move");
+        let level = player.judge_draw(&start).expect("a legal move");
         assert!(!crate::computer::accepts_draw(level), "start: {level}");
         let mate = AnyGame::new(
             Variant::Shogi,
@@ -245,7 +236,7 @@ mod tests {
             &Settings::default(),
         )
         .unwrap();
-        assert_eq!(player.judge_draw(&mate, 4), None);
+        assert_eq!(player.judge_draw(&mate), None);
     }
 
     #[test]

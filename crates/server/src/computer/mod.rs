@@ -41,10 +41,12 @@ pub trait ComputerPlayer: Send + Sync + 'static {
     fn choose(&self, game: &AnyGame, level: u8, thinking: Thinking) -> Option<AnyMove>;
 
     /// How good the position is for the side to move, in centipawns (a mate
-    /// is ±[`MATE_CP`]), from a short search at `level`; `None` when it has
+    /// is ±[`MATE_CP`]), from a short full-strength search, whatever the
+    /// room's level: a weaker level's noise varies its moves, and must not
+    /// make it accept a draw in a level position. `None` when the side has
     /// no legal move. Without a judgement of its own, every position is
     /// level, so a player declines every draw.
-    fn judge_draw(&self, game: &AnyGame, _level: u8) -> Option<i32> {
+    fn judge_draw(&self, game: &AnyGame) -> Option<i32> {
         (!game.position().legal_moves().is_empty()).then_some(0)
     }
 

@@ -83,13 +83,13 @@ impl Computer {
     }
 
     /// How good `game` is for its side to move, in centipawns, from a short
-    /// search at `level` that waits its turn in the same queue as the moves.
-    pub async fn judge_draw(&self, game: AnyGame, level: u8) -> Option<i32> {
+    /// search that waits its turn in the same queue as the moves.
+    pub async fn judge_draw(&self, game: AnyGame) -> Option<i32> {
         let permit = self.turn(None).await;
         let player = Arc::clone(&self.player);
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            player.judge_draw(&game, level)
+            player.judge_draw(&game)
         })
         .await
         .unwrap_or(None)

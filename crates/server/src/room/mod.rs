@@ -927,11 +927,10 @@ impl RoomTask {
             .room
             .draw_offer()
             .is_some_and(|offered| offered != game.side_to_move());
-        let level = self.room.setup().level;
         let computer = self.context.computer.clone();
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
-            let score = computer.judge_draw(game, level).await;
+            let score = computer.judge_draw(game).await;
             let own = score.map(|score| if computer_to_move { score } else { -score });
             let accept = own.is_some_and(crate::computer::accepts_draw);
             let _ = inbox
