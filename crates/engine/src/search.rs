@@ -318,7 +318,8 @@ struct Worker<'a, P: Searchable> {
     /// Fairy-Stockfish too weighs history more (against it in shogi at
     /// 300 ms this scored 45/72 where the build before scored 32/72, and
     /// 10/18 each at 1 s; even in minishogi; 60% in annan self-play); one
-    /// in xiangqi.
+    /// in xiangqi (two scored 22/40 against Fairy-Stockfish at 300,000
+    /// nodes against 145,000, one 22.5/40 on the same openings).
     history_reduction: i32,
     /// Whether the search tries ProbCut ([`Worker::probcut`]), by the game:
     /// in the drop games. Against Fairy-Stockfish at fixed nodes it scored
@@ -332,10 +333,14 @@ struct Worker<'a, P: Searchable> {
     /// as Fairy-Stockfish does, by the game: in shogi, where against it at
     /// 150,000 nodes a move each this scored 96/200 and extending every
     /// check from depth 2 83/200 on the same openings (about 1.4 standard
-    /// deviations of the paired difference). Not in xiangqi (57.5/100 at
-    /// 38,600 nodes against 21,000, where extending from depth 2 scored
-    /// 64/100) nor in minishogi (54/100 on its book, 63/100); untested in
-    /// annan, which extends from depth 2 as minishogi does.
+    /// deviations of the paired difference), and in xiangqi, where at
+    /// 300,000 nodes against 145,000 (300 ms's depths) it scored 52/80 and
+    /// extending from depth 2 45.5/80 (about one standard deviation), a ply
+    /// deeper; there it lost only at a tenth of those budgets (57.5/100 at
+    /// 38,600 nodes against 21,000, 64/100 from depth 2), where the search
+    /// rarely reaches depth 7. Not in minishogi (54/100 on its book, 63/100
+    /// from depth 2); untested in annan, which extends from depth 2 as
+    /// minishogi does.
     extends_checks_far_from_leaves: bool,
     /// Static evaluations of the positions this thread evaluated lately.
     eval_cache: EvalCache,
@@ -411,7 +416,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Xiangqi => 1,
             },
             uses_probcut: job.root.variant() != Variant::Xiangqi,
-            extends_checks_far_from_leaves: job.root.variant() == Variant::Shogi,
+            extends_checks_far_from_leaves: matches!(
+                job.root.variant(),
+                Variant::Shogi | Variant::Xiangqi
+            ),
             eval_cache: EvalCache::new(),
         }
     }
@@ -961,7 +969,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             // there multiplied one shogi tree tenfold. (Without check
             // extensions minishogi scored 52/100 against Fairy-Stockfish at
             // fixed nodes where they scored 61/100 on the same openings.)
-            // In shogi only far from the leaves
+            // In shogi and xiangqi only far from the leaves
             // ([`Worker::extends_checks_far_from_leaves`]).
             let may_extend = (ply as i32) < 2 * self.root_depth;
             let extends_check = if self.extends_checks_far_from_leaves {
