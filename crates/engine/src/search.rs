@@ -329,18 +329,17 @@ struct Worker<'a, P: Searchable> {
     /// 70.5 without. Annan, with no other engine to play, has it untested.
     uses_probcut: bool,
     /// Whether a check is extended only from depth 7, and only out of a
-    /// position the static evaluation does not call level (beyond 100 cp),
-    /// as Fairy-Stockfish does, by the game: in shogi, where against it at
-    /// 150,000 nodes a move each this scored 96/200 and extending every
-    /// check from depth 2 83/200 on the same openings (about 1.4 standard
-    /// deviations of the paired difference), and in xiangqi, where at
-    /// 300,000 nodes against 145,000 (300 ms's depths) it scored 52/80 and
-    /// extending from depth 2 45.5/80 (about one standard deviation), a ply
-    /// deeper; there it lost only at a tenth of those budgets (57.5/100 at
-    /// 38,600 nodes against 21,000, 64/100 from depth 2), where the search
-    /// rarely reaches depth 7. Not in minishogi (54/100 on its book, 63/100
-    /// from depth 2); untested in annan, which extends from depth 2 as
-    /// minishogi does.
+    /// position the static evaluation does not call level (beyond 100 cp), as
+    /// Fairy-Stockfish does, by the game: in shogi, where against it at 150,000
+    /// nodes a move each this scored 96/200 and extending every check from
+    /// depth 2 83/200 on the same openings (about 1.4 standard deviations of
+    /// the paired difference). Not in xiangqi, neither at 38,600 nodes against
+    /// 21,000 (57.5/100, where extending from depth 2 scored 64/100) nor at
+    /// 300,000 against 145,000, 300 ms's depths (69.5/120, where extending from
+    /// depth 2 scored 76/120 on the same openings, though a ply shallower:
+    /// 52/80 against 45.5/80 on the first four seeds, 17.5/40 against 30.5/40
+    /// on the next two); nor in minishogi (54/100 on its book, 63/100);
+    /// untested in annan, which extends from depth 2 as minishogi does.
     extends_checks_far_from_leaves: bool,
     /// Static evaluations of the positions this thread evaluated lately.
     eval_cache: EvalCache,
@@ -416,10 +415,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Xiangqi => 1,
             },
             uses_probcut: job.root.variant() != Variant::Xiangqi,
-            extends_checks_far_from_leaves: matches!(
-                job.root.variant(),
-                Variant::Shogi | Variant::Xiangqi
-            ),
+            extends_checks_far_from_leaves: job.root.variant() == Variant::Shogi,
             eval_cache: EvalCache::new(),
         }
     }
@@ -969,7 +965,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             // there multiplied one shogi tree tenfold. (Without check
             // extensions minishogi scored 52/100 against Fairy-Stockfish at
             // fixed nodes where they scored 61/100 on the same openings.)
-            // In shogi and xiangqi only far from the leaves
+            // In shogi only far from the leaves
             // ([`Worker::extends_checks_far_from_leaves`]).
             let may_extend = (ply as i32) < 2 * self.root_depth;
             let extends_check = if self.extends_checks_far_from_leaves {
