@@ -2,9 +2,11 @@
 // Writes a book of balanced openings for `match.mjs --openings`. Usage:
 //   node openings.mjs --koma PATH --variant V --engine "CMD ARGS" [--ranks-from-1] \
 //     [--option NAME=VALUE ...] [--plies 4] [--count 300] [--depth 12] [--margin 100] [--seed 1]
+//     [--from BOOK]
 // Plays --plies random legal moves from the start (seeded as match.mjs's
-// random openings), drops an opening whose game is over or whose position
-// an earlier opening already reached (board, hands, side to move, by
+// random openings), or takes BOOK's openings in order (to keep those a
+// deeper search still finds balanced), drops an opening whose game is
+// over or whose position an earlier opening already reached (board, hands, side to move, by
 // `koma usi`/`koma uci`'s `d`), and has the engine search the position to
 // --depth: an opening is kept when the engine's score at that depth and at
 // the depth before is within ±--margin centipawns, both not a mate (two
@@ -12,8 +14,10 @@
 // move's view and its opponent's from one depth to the next). Writes a
 // comment line with the command, then each kept opening on a line, its
 // moves in USI (ICCS for xiangqi) separated by spaces, until --count are
-// kept; prints each tried opening's scores on standard error.
+// kept or BOOK runs out; prints each tried opening's scores on standard
+// error.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { Engine } from "./engine.mjs";
@@ -30,6 +34,7 @@ const { values: opt } = parseArgs({
     depth: { type: "string", default: "12" },
     margin: { type: "string", default: "100" },
     seed: { type: "string", default: "1" },
+    from: { type: "string" },
   },
 });
 if (!opt.engine) throw new Error("--engine names the engine that scores the openings");
@@ -76,13 +81,30 @@ const seen = new Set();
 let kept = 0;
 let tried = 0;
 console.log(`# node openings.mjs ${process.argv.slice(2).join(" ")}`);
-while (kept < Number(opt.count)) {
+/** The openings of --from BOOK, as match.mjs reads a book; none without it. */
+const from = opt.from
+  ? readFileSync(opt.from, "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"))
+      .map((l) => l.split(/\s+/))
+  : undefined;
+
+/** The next opening to score: --plies random legal plies, or BOOK's next; none once BOOK is used up. */
+function candidate() {
+  if (from) return from.shift();
   const moves = [];
   for (let i = 0; i < Number(opt.plies) && moves.length === i; i++) {
     const choices = legal(moves);
     if (choices.length > 0) moves.push(choices[random(choices.length)]);
   }
-  if (moves.length < Number(opt.plies) || legal(moves).length === 0) continue;
+  return moves.length < Number(opt.plies) ? [] : moves;
+}
+
+while (kept < Number(opt.count)) {
+  const moves = candidate();
+  if (!moves) break;
+  if (moves.length === 0 || legal(moves).length === 0) continue;
   const key = await positionKey(moves);
   if (seen.has(key)) continue;
   seen.add(key);
