@@ -28,9 +28,10 @@
 // keeps busy between moves (Fairy-Stockfish's WebAssembly threads spin,
 // about half a core) would otherwise take time from its opponent.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
+import { readBook } from "./book.mjs";
 import { Engine } from "./engine.mjs";
 
 const { values: opt } = parseArgs({
@@ -67,14 +68,8 @@ function status(moves) {
   }
 }
 
-/** The book of --openings FILE: one opening a line, its moves separated by spaces; `#` starts a comment. */
-const book = opt.openings
-  ? readFileSync(opt.openings, "utf8")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"))
-      .map((l) => l.split(/\s+/))
-  : undefined;
+/** The book of --openings FILE. */
+const book = opt.openings ? readBook(opt.openings) : undefined;
 if (book?.length === 0) throw new Error(`${opt.openings} holds no opening`);
 let seed = Number(opt.seed);
 /** The book's line the next pair of games starts from: --seed N starts at the Nth. */

@@ -17,9 +17,9 @@
 // kept or BOOK runs out; prints each tried opening's scores on standard
 // error.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
+import { readBook } from "./book.mjs";
 import { Engine } from "./engine.mjs";
 
 const { values: opt } = parseArgs({
@@ -81,14 +81,8 @@ const seen = new Set();
 let kept = 0;
 let tried = 0;
 console.log(`# node openings.mjs ${process.argv.slice(2).join(" ")}`);
-/** The openings of --from BOOK, as match.mjs reads a book; none without it. */
-const from = opt.from
-  ? readFileSync(opt.from, "utf8")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"))
-      .map((l) => l.split(/\s+/))
-  : undefined;
+/** The openings of --from BOOK; none without it. */
+const from = opt.from ? readBook(opt.from) : undefined;
 
 /** The next opening to score: --plies random legal plies, or BOOK's next; none once BOOK is used up. */
 function candidate() {
