@@ -6,8 +6,8 @@
 // Plays --plies random legal moves from the start (seeded as match.mjs's
 // random openings), or takes BOOK's openings in order (to keep those a
 // deeper search still finds balanced), drops an opening whose game is
-// over or whose position an earlier opening already reached (board, hands, side to move, by
-// `koma usi`/`koma uci`'s `d`), and has the engine search the position to
+// over or whose position an earlier opening already reached (board,
+// hands, side to move, by `koma usi`/`koma uci`'s `d`), and has the engine search the position to
 // --depth: an opening is kept when the engine's score at that depth and at
 // the depth before is within ±--margin centipawns, both not a mate (two
 // depths, since a shallow search of a drop game swings between the side to
