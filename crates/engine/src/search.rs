@@ -1060,6 +1060,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     ply + 1,
                     if reduction > 0 { Node::Cut } else { reply },
                 );
+                // A reduced move that beats alpha is searched again in full.
+                // (A ply deeper when it beat the best score by 40 cp and 2 a
+                // ply, a ply shallower within 10 cp, with the verdict taught
+                // to the continuation histories, as Stockfish does, scored
+                // 72.5/120 against Fairy-Stockfish in xiangqi on row S's
+                // openings where this scored 76/120, though 70/100 against
+                // 64/100 at row I's shallower budgets, 43/50 against 40/50
+                // in shogi at row F's and 55/106 against 54/106 in minishogi
+                // at row J's on the deep book: not done.)
                 if score > alpha && reduction > 0 {
                     score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, reply);
                 }
