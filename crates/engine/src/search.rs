@@ -1039,7 +1039,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     // Stockfish reduces, scored 69.5/120 against
                     // Fairy-Stockfish in xiangqi on row S's openings where
                     // this scored 76/120, and 55/106 against 54/106 in
-                    // minishogi at row T's budgets: not done.)
+                    // minishogi on row T's openings: not done.)
                     reduction -= i32::from(is_refutation(order));
                     // The history as it stands now: the moves searched
                     // since ordering may have changed it.
@@ -1073,7 +1073,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 // openings where this scored 76/120, though 70/100 against
                 // 64/100 at row I's shallower budgets, 43/50 against 40/50
                 // in shogi at row F's and 55/106 against 54/106 in minishogi
-                // at row J's on the deep book: not done.)
+                // on row T's openings: not done.)
                 if score > alpha && reduction > 0 {
                     score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, reply);
                 }
