@@ -338,8 +338,12 @@ struct Worker<'a, P: Searchable> {
     /// 300,000 against 145,000, 300 ms's depths (69.5/120, where extending from
     /// depth 2 scored 76/120 on the same openings, though a ply shallower:
     /// 52/80 against 45.5/80 on the first four seeds, 17.5/40 against 30.5/40
-    /// on the next two); nor in minishogi (54/100 on its book, 63/100);
-    /// untested in annan, which extends from depth 2 as minishogi does.
+    /// on the next two). In minishogi too, though at row J's shallow budgets
+    /// on the first book it scored 54/100 where extending from depth 2 scored
+    /// 63/100: at depth it pays, as in shogi (on the deep book at 1 s a move
+    /// 27/54 where extending from depth 2 scored 22/54, and at row U's
+    /// nodes 19/28 against 15/28 on the same openings). Untested in annan,
+    /// which extends from depth 2.
     extends_checks_far_from_leaves: bool,
     /// Static evaluations of the positions this thread evaluated lately.
     eval_cache: EvalCache,
@@ -415,7 +419,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 Variant::Xiangqi => 1,
             },
             uses_probcut: job.root.variant() != Variant::Xiangqi,
-            extends_checks_far_from_leaves: job.root.variant() == Variant::Shogi,
+            extends_checks_far_from_leaves: matches!(
+                job.root.variant(),
+                Variant::Shogi | Variant::Minishogi
+            ),
             eval_cache: EvalCache::new(),
         }
     }
