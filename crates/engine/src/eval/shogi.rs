@@ -71,6 +71,11 @@ weights! {
         pub king_per_rank: i32,
         /// Per rank a pawn has advanced.
         pub pawn_per_rank: i32,
+        /// A piece by attacking kind, the king last, and by its square as
+        /// its owner sees the board ([`placement`]): where a piece stands
+        /// whatever the kings do, as the promotion zone and the edges make
+        /// it matter. Fitted in minishogi only, zero elsewhere.
+        pub placement: [Placement; danger::KINDS + 1],
         /// A piece by attacking kind (see `danger`) and by where it stands
         /// relative to its own king, in ranks and (mirrored) files
         /// ([`around_king`]): golds and silvers beside the king make a
@@ -128,11 +133,11 @@ fn board_size(variant: Variant) -> u8 {
 }
 
 /// How far `sq` is from `color`'s own back rank (0 on it).
-fn advance(color: Color, sq: Square, size: u8) -> i32 {
-    i32::from(match color {
+fn advance(color: Color, sq: Square, size: u8) -> u8 {
+    match color {
         Color::Sente => size - sq.rank(),
         Color::Gote => sq.rank() - 1,
-    })
+    }
 }
 
 /// The square directly behind `sq` for `color`, on a board of `size`.
@@ -247,7 +252,8 @@ impl Evaluate for Position {
 #[inline(always)]
 fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8, u8); 2]) -> i32 {
     let here = (sq.file(), sq.rank());
-    let rank = advance(piece.color, sq, size);
+    let rank = i32::from(advance(piece.color, sq, size));
+    let (row, column) = placement(piece.color, sq, size);
     let mut score = w.board[piece.role.index()];
     match piece.role {
         Role::King => {
@@ -257,7 +263,7 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
             } else {
                 w.king_per_rank * (rank - 1)
             };
-            return score;
+            return score + w.placement[danger::KINDS][row][column];
         }
         Role::Pawn => score += w.pawn_per_rank * rank,
         _ => {}
@@ -265,12 +271,28 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
     let Some(kind) = danger::kind(piece.role) else {
         return score;
     };
+    score += w.placement[kind][row][column];
     let own_king = kings[piece.color.index()];
     let enemy_king = kings[piece.color.opponent().index()];
     let (row, column) = around_king(piece.color, here, own_king);
     score += w.around_own_king[kind][row][column];
     let (row, column) = around_king(piece.color, here, enemy_king);
     score + w.around_enemy_king[kind][row][column]
+}
+
+/// A table by square, laid out as the board seen from the piece owner's
+/// side: a row per rank from its own back rank (row 0), a column per file
+/// from its right-hand edge (column 0).
+type Placement = [[i32; 9]; 9];
+
+/// The `(row, column)` of a `color` piece on `sq` in a [`Placement`] table,
+/// on a board `size` squares wide.
+fn placement(color: Color, sq: Square, size: u8) -> (usize, usize) {
+    let file = match color {
+        Color::Sente => sq.file() - 1,
+        Color::Gote => size - sq.file(),
+    };
+    (usize::from(advance(color, sq, size)), usize::from(file))
 }
 
 /// How far a piece can stand from a king, in files or in ranks: the
@@ -504,6 +526,21 @@ mod tests {
         assert_eq!(around_king(Color::Sente, (9, 1), (1, 9)), (0, 8));
         assert_eq!(around_king(Color::Sente, (1, 9), (9, 1)), (16, 8));
         assert_eq!(around_king(Color::Gote, (1, 9), (9, 1)), (0, 8));
+    }
+
+    #[test]
+    fn placement_cells_count_from_the_owners_right_hand_back_corner() {
+        let sq = |file, rank| Square::new(file, rank).unwrap();
+        // Minishogi: 1e is Sente's right-hand back corner, 5a Gote's.
+        assert_eq!(placement(Color::Sente, sq(1, 5), 5), (0, 0));
+        assert_eq!(placement(Color::Gote, sq(5, 1), 5), (0, 0));
+        assert_eq!(placement(Color::Sente, sq(5, 1), 5), (4, 4));
+        // Sente's 2d is Gote's 4b: a rank up, a file in.
+        assert_eq!(placement(Color::Sente, sq(2, 4), 5), (1, 1));
+        assert_eq!(placement(Color::Gote, sq(4, 2), 5), (1, 1));
+        // Shogi: the far corners are the last cell.
+        assert_eq!(placement(Color::Sente, sq(9, 1), 9), (8, 8));
+        assert_eq!(placement(Color::Gote, sq(1, 9), 9), (8, 8));
     }
 
     #[test]
