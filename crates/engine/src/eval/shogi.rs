@@ -74,8 +74,8 @@ weights! {
         /// A piece by attacking kind, the king last, and by its square as
         /// its owner sees the board ([`placement`]): where a piece stands
         /// whatever the kings do, as the promotion zone and the edges make
-        /// it matter. Fitted in minishogi only, zero elsewhere.
-        pub placement: [Placement; danger::KINDS + 1],
+        /// it matter. Fitted in shogi and minishogi, zero in annan.
+        pub placement: [Placement; KING_PLACEMENT + 1],
         /// A piece by attacking kind (see `danger`) and by where it stands
         /// relative to its own king, in ranks and (mirrored) files
         /// ([`around_king`]): golds and silvers beside the king make a
@@ -263,7 +263,7 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
             } else {
                 w.king_per_rank * (rank - 1)
             };
-            return score + w.placement[danger::KINDS][row][column];
+            return score + w.placement[KING_PLACEMENT][row][column];
         }
         Role::Pawn => score += w.pawn_per_rank * rank,
         _ => {}
@@ -279,6 +279,10 @@ fn piece_score(w: &ShogiWeights, piece: Piece, sq: Square, size: u8, kings: [(u8
     let (row, column) = around_king(piece.color, here, enemy_king);
     score + w.around_enemy_king[kind][row][column]
 }
+
+/// The king's table in [`ShogiWeights::placement`], after the attacking
+/// kinds': the king is no attacker.
+const KING_PLACEMENT: usize = danger::KINDS;
 
 /// A table by square, laid out as the board seen from the piece owner's
 /// side: a row per rank from its own back rank (row 0), a column per file
@@ -545,8 +549,10 @@ mod tests {
 
     #[test]
     fn a_piece_scores_its_cells_around_both_kings() {
+        // The king-relative cells alone: the placement tables zeroed.
         let empty = [[[0; 9]; 17]; danger::KINDS];
         let mut w = ShogiWeights {
+            placement: [[[0; 9]; 9]; KING_PLACEMENT + 1],
             around_own_king: empty,
             around_enemy_king: empty,
             ..SHOGI
