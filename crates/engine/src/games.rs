@@ -90,9 +90,10 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// bend every evaluation of a pieces-only ending alike: a mate through a
     /// sacrifice went unseen), and in xiangqi, where correcting by the
     /// soldiers scored 29.5/80 in self-play at 38,600 nodes a move against
-    /// the search without it (in the drop games: 56.8% ± 6.9% in shogi and
-    /// 55.8% ± 7.0% in annan over 200 games at 26,000 nodes; against Fairy-Stockfish
-    /// rows F and J of `docs/strength.md`).
+    /// the search without it, and by each side's other pieces no better
+    /// against Fairy-Stockfish (in the drop games: 56.8% ± 6.9% in shogi
+    /// and 55.8% ± 7.0% in annan over 200 games at 26,000 nodes; against
+    /// Fairy-Stockfish rows F and J of `docs/strength.md`).
     fn correction_key(&self) -> Option<u64> {
         None
     }
