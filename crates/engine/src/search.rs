@@ -23,6 +23,10 @@
 //! Minishogi's plain repetition of a position from the game before the root
 //! ends the line only at its fourth occurrence, as the rule says: scored as
 //! a loss at the second, it had Gote play a "mate" undoing its last move.
+//! Xiangqi's, whatever the verdict, only at its third, as its rule says:
+//! scored at the second, an opponent's perpetual check counted as won, and
+//! Koma chose its answers to the checks by that verdict alone (a "mate" in
+//! four nodes), though the opponent steps out of the cycle before the third.
 //! Chases are worked out only when a xiangqi repetition is found: the stack
 //! keeps the position before each move for that.
 //!
@@ -619,6 +623,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 break;
             }
             earlier = earlier.checked_sub(2)?;
+        }
+        // In xiangqi a cycle begun before the root ends the game only at the
+        // third occurrence: until then either side may still leave it (see
+        // the module docs).
+        if pos.variant() == Variant::Xiangqi
+            && earlier < self.root_index()
+            && self.occurrences(key) < 3
+        {
+            return None;
         }
         // Positions earlier+1..=now; those an even distance from `now` were
         // reached by the side that just moved.
@@ -1685,36 +1698,70 @@ mod tests {
         assert!(entry.is_none());
     }
 
+    /// The repetition verdict at the root of a xiangqi game whose positions
+    /// cycled through keys 1 to 4 until key 1, Red to move, stood there
+    /// `occurrences` times; `chases` and `checks` tell which of the cycle's
+    /// moves from key 1 on (Red's, Black's, Red's, Black's) chased and checked.
+    fn xiangqi_recurrence(occurrences: usize, chases: [bool; 4], checks: [bool; 4]) -> Option<i32> {
+        let root = rules::xiangqi::Position::startpos();
+        let history = (0..=4 * (occurrences - 1))
+            .map(|index| {
+                let cycle = (index + 3) % 4;
+                Reached {
+                    key: [1, 2, 3, 4][index % 4],
+                    check: index > 0 && checks[cycle],
+                    chase: index > 0 && chases[cycle],
+                }
+            })
+            .collect();
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let job = job(root, history);
+        let worker = worker(&job, &tt, &control);
+        worker.repetition(&job.root, 0)
+    }
+
     #[test]
     fn a_perpetual_chase_loses_in_xiangqi() {
-        let root = rules::xiangqi::Position::startpos();
-        let history = |chases: [bool; 5]| {
-            chases
-                .iter()
-                .enumerate()
-                .map(|(index, &chase)| Reached {
-                    key: [1, 2, 3, 4, 1][index],
-                    check: false,
-                    chase,
-                })
-                .collect()
-        };
-        let (tt, control) = (TranspositionTable::new(1), Control::default());
-        // Moves into positions 1 and 3 were Red's, into 2 and 4 Black's; Red is to move.
+        let quiet = [false; 4];
         for (chases, expected) in [
-            ([false, true, false, true, false], mated_in(0)),
-            ([false, false, true, false, true], mate_in(0)),
-            ([false, true, true, true, true], 0),
-            ([false; 5], 0),
+            ([true, false, true, false], mated_in(0)),
+            ([false, true, false, true], mate_in(0)),
+            ([true; 4], 0),
+            (quiet, 0),
         ] {
-            let job = job(root.clone(), history(chases));
-            let worker = worker(&job, &tt, &control);
             assert_eq!(
-                worker.repetition(&job.root, 0),
+                xiangqi_recurrence(3, chases, quiet),
                 Some(expected),
                 "{chases:?}"
             );
         }
+        // A check counts as a chase; a perpetual check loses first.
+        let red_checks = [true, false, true, false];
+        let black_chases = [false, true, false, true];
+        assert_eq!(
+            xiangqi_recurrence(3, black_chases, red_checks),
+            Some(mated_in(0))
+        );
+    }
+
+    #[test]
+    fn a_xiangqi_cycle_from_before_the_root_ends_only_at_its_third_occurrence() {
+        let black_checks = [false, true, false, true];
+        assert_eq!(xiangqi_recurrence(2, [false; 4], black_checks), None);
+        assert_eq!(
+            xiangqi_recurrence(3, [false; 4], black_checks),
+            Some(mate_in(0))
+        );
+        assert_eq!(xiangqi_recurrence(2, [false; 4], [false; 4]), None);
+        // A position of the line recurring in the line is a verdict at once.
+        let root = rules::xiangqi::Position::startpos();
+        let job = job(root, Vec::new());
+        let (tt, control) = (TranspositionTable::new(1), Control::default());
+        let mut worker = worker(&job, &tt, &control);
+        worker.keys = vec![1, 2, 3, 4, 1];
+        worker.checks = vec![false, false, true, false, true];
+        worker.chases = (0..5).map(|_| Chase::Known(false)).collect();
+        assert_eq!(worker.repetition(&job.root, 4), Some(mate_in(4)));
     }
 
     /// Quiescence's first ply finds the mate by a quiet move in `root`;
