@@ -93,7 +93,10 @@ pub(crate) trait Searchable: Exchange + Send + Sync + 'static {
     /// the search without it, and by each side's other pieces no better
     /// against Fairy-Stockfish (in the drop games: 56.8% ± 6.9% in shogi
     /// and 55.8% ± 7.0% in annan over 200 games at 26,000 nodes; against
-    /// Fairy-Stockfish rows F and J of `docs/strength.md`).
+    /// Fairy-Stockfish rows F and J of `docs/strength.md`). (Keyed in
+    /// minishogi by both kings' squares and both hands instead, it scored
+    /// 36/54 against Fairy-Stockfish at row U's budgets where the pawns
+    /// scored 38/54; the two tables' corrections averaged, 37/54.)
     fn correction_key(&self) -> Option<u64> {
         None
     }
