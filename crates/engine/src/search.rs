@@ -1008,7 +1008,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
             // six times a line, and a ply less for a table move that is not
             // singular yet expected to cut off, as Stockfish does, scored
             // 29/55 against Fairy-Stockfish in shogi at ten times row F's
-            // node budgets where this scored 33/55 on the same openings.)
+            // node budgets where this scored 33/55 on the same openings.
+            // From depth 6 in minishogi: 36/54 against Fairy-Stockfish at
+            // row U's budgets where from depth 8 scored 38/54.)
             if let Some(entry) = entry.filter(|e| {
                 packed == tt_move
                     && !root
