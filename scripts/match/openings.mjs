@@ -2,20 +2,21 @@
 // Writes a book of balanced openings for `match.mjs --openings`. Usage:
 //   node openings.mjs --koma PATH --variant V --engine "CMD ARGS" [--ranks-from-1] \
 //     [--option NAME=VALUE ...] [--plies 4] [--count 300] [--depth 12] [--margin 100] [--seed 1]
-//     [--from BOOK]
-// Plays --plies random legal moves from the start (seeded as match.mjs's
-// random openings), or takes BOOK's openings in order (to keep those a
-// deeper search still finds balanced), drops an opening whose game is
-// over or whose position an earlier opening already reached (board,
-// hands, side to move, by `koma usi`/`koma uci`'s `d`), and has the engine search the position to
-// --depth: an opening is kept when the engine's score at that depth and at
-// the depth before is within ±--margin centipawns, both not a mate (two
-// depths, since a shallow search of a drop game swings between the side to
-// move's view and its opponent's from one depth to the next). Writes a
-// comment line with the command, then each kept opening on a line, its
-// moves in USI (ICCS for xiangqi) separated by spaces, until --count are
-// kept or BOOK runs out; prints each tried opening's scores on standard
-// error.
+//     [--from BOOK] [--exclude BOOK ...]
+// Plays --plies random legal moves from the start (by --seed), or takes
+// BOOK's openings in order (to keep those a deeper search still finds
+// balanced), drops an opening whose game is over or whose position an
+// earlier opening already reached (board, hands, side to move, by `koma
+// usi`/`koma uci`'s `d`), and has the engine search the position to --depth:
+// an opening is kept when the engine's score at that depth and at the depth
+// before is within ±--margin centipawns, both not a mate (two depths, since
+// a shallow search of a drop game swings between the side to move's view and
+// its opponent's from one depth to the next). Writes a comment line with the
+// command, then each kept opening on a line, its moves in USI (ICCS for
+// xiangqi) separated by spaces, until --count are kept or BOOK runs out;
+// prints each tried opening's scores on standard error. --exclude BOOK
+// counts BOOK's positions as already reached, so that a new book extends an
+// old one without repeating its positions.
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 
@@ -35,15 +36,21 @@ const { values: opt } = parseArgs({
     margin: { type: "string", default: "100" },
     seed: { type: "string", default: "1" },
     from: { type: "string" },
+    exclude: { type: "string", multiple: true, default: [] },
   },
 });
 if (!opt.engine) throw new Error("--engine names the engine that scores the openings");
 const xiangqi = opt.variant === "xiangqi";
 
-let seed = Number(opt.seed);
+// The same generator as match.mjs's, computed exactly: there the product
+// passes 2^53 and loses its low bits, and every seed falls into a cycle of
+// about 10,000 draws, too few for the thousands of tries a book can take.
+// Its high bits pick the move, as the low bits of a power-of-two
+// generator repeat with short periods.
+let seed = Number(opt.seed) >>> 0;
 function random(n) {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed % n;
+  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+  return (seed >>> 16) % n;
 }
 
 /** The legal moves after `moves`: none once the game is over. */
@@ -78,6 +85,9 @@ async function positionKey(moves) {
 const depth = Number(opt.depth);
 const margin = Number(opt.margin);
 const seen = new Set();
+for (const book of opt.exclude) {
+  for (const moves of readBook(book)) seen.add(await positionKey(moves));
+}
 let kept = 0;
 let tried = 0;
 console.log(`# node openings.mjs ${process.argv.slice(2).join(" ")}`);
