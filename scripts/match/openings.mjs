@@ -42,11 +42,9 @@ const { values: opt } = parseArgs({
 if (!opt.engine) throw new Error("--engine names the engine that scores the openings");
 const xiangqi = opt.variant === "xiangqi";
 
-// The same generator as match.mjs's, computed exactly: there the product
-// passes 2^53 and loses its low bits, and every seed falls into a cycle of
-// about 10,000 draws, too few for the thousands of tries a book can take.
-// Its high bits pick the move, as the low bits of a power-of-two
-// generator repeat with short periods.
+// match.mjs's generator computed exactly (see its comment for the skew),
+// the high bits picking the move: a book can take more tries than its
+// cycle holds, and the low bits of a power-of-two generator repeat soon.
 let seed = Number(opt.seed) >>> 0;
 function random(n) {
   seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
