@@ -4,6 +4,7 @@
 //! cargo run --release -p engine --example tune -- generate VARIANT GAMES NODES FILE [FIRST]
 //! cargo run --release -p engine --example tune -- fit VARIANT FILE [LAMBDA] [--free NAME,...]
 //! cargo run --release -p engine --example tune -- match VARIANT GAMES NODES ENGINE
+//! cargo run --release -p engine --example tune -- eval VARIANT FILE
 //! ```
 //!
 //! `generate` plays GAMES games of the engine against itself at NODES nodes
@@ -23,8 +24,15 @@
 //! and ENGINE, a `koma` binary built before the weights changed, both at
 //! NODES nodes a move, and prints this build's score with its ±2σ
 //! interval (`play`).
+//!
+//! `eval` prints the hand-made evaluation of each position of a data file
+//! (without a network's share), a line each: the base that minishogi's
+//! network is trained to add to (`scripts/tuning/network.py`).
 
+use std::io::Write as _;
 use std::path::Path;
+
+use engine::Evaluate;
 
 use rules::Variant;
 
@@ -34,7 +42,8 @@ mod play;
 
 const USAGE: &str = "usage: tune generate VARIANT GAMES NODES FILE [FIRST] \
                      | fit VARIANT FILE [LAMBDA] [--free NAME,...] \
-                     | match VARIANT GAMES NODES ENGINE";
+                     | match VARIANT GAMES NODES ENGINE \
+                     | eval VARIANT FILE";
 
 fn run(args: &[String]) -> Result<(), String> {
     let arg = |index: usize| args.get(index).map(String::as_str).ok_or(USAGE);
@@ -80,10 +89,40 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
+        "eval" => {
+            let path = Path::new(arg(2)?);
+            if variant == Variant::Xiangqi {
+                print_evals(&data::read_data(path, data::parse_xiangqi)?);
+            } else {
+                print_evals(&data::read_data(path, data::parse_shogi(variant))?);
+            }
+            Ok(())
+        }
         "match" => {
             play::play_match(variant, number(2)?, number(3)?, arg(4)?).map_err(|e| e.to_string())
         }
         _ => Err(USAGE.to_owned()),
+    }
+}
+
+/// `eval`: the evaluation of every sample without a network's share (the
+/// weight `network`, where the game has one), a line each.
+fn print_evals<P: Evaluate>(samples: &[data::Sample<P>]) {
+    let Some(first) = samples.first() else {
+        return;
+    };
+    let weights = first.position.weights();
+    let mut values = P::weight_values(weights);
+    if let Some(share) = P::weight_names().iter().position(|name| name == "network") {
+        values[share] = 0;
+    }
+    let hand_made = P::with_weight_values(weights, &values);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for sample in samples {
+        // A closed pipe ends the listing.
+        if writeln!(out, "{}", sample.position.evaluate_with(&hand_made)).is_err() {
+            return;
+        }
     }
 }
 

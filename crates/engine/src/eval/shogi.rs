@@ -14,7 +14,9 @@
 //!   (the bishop, rook, horse and dragon) by a lesser piece (the `threats`
 //!   module);
 //! - annan: a piece backed by a stronger friendly piece moves like it, so it
-//!   gets part of the difference (the value of supported pieces).
+//!   gets part of the difference (the value of supported pieces);
+//! - minishogi: a small network's correction, learned on top of the terms
+//!   above (the `network` module).
 //!
 //! The weights of each game were tuned on its self-play games
 //! (`docs/tuning.md`).
@@ -26,6 +28,7 @@ use self::danger::Attacks;
 use super::Evaluate;
 
 mod danger;
+mod network;
 mod threats;
 mod tuned;
 
@@ -111,6 +114,9 @@ weights! {
         pub threat_by_pawn: i32,
         /// Per enemy bishop, rook, horse or dragon that a lesser piece attacks.
         pub threat_on_major: i32,
+        /// Minishogi: the percentage of its network's correction (see
+        /// `network`) that is added; 0 in shogi and annan, which have none.
+        pub network: i32,
     }
 }
 
@@ -213,7 +219,12 @@ impl Evaluate for Position {
             score += sign(color) * value;
         }
         let us = self.turn();
-        sign(us) * score + w.tempo
+        let learned = if variant == Variant::Minishogi && w.network != 0 {
+            network::correction(self) * w.network / 100
+        } else {
+            0
+        };
+        sign(us) * score + w.tempo + learned
     }
 
     fn weight_names() -> Vec<String> {
@@ -349,9 +360,14 @@ mod tests {
 
     #[test]
     fn the_start_is_balanced_but_for_the_tempo() {
+        // Minishogi's network learns what moving first is worth besides.
         for variant in [Variant::Shogi, Variant::Minishogi, Variant::Annan] {
             let start = Position::startpos(variant, &Settings::default());
-            assert_eq!(start.evaluate(), start.weights().tempo, "{variant}");
+            let w = ShogiWeights {
+                network: 0,
+                ..start.weights().clone()
+            };
+            assert_eq!(start.evaluate_with(&w), w.tempo, "{variant}");
         }
     }
 

@@ -486,6 +486,7 @@ pub(super) const SHOGI: ShogiWeights = ShogiWeights {
     threat_hanging: 70,
     threat_by_pawn: 122,
     threat_on_major: 150,
+    network: 0,
 };
 
 /// Minishogi's weights.
@@ -970,6 +971,7 @@ pub(super) const MINISHOGI: ShogiWeights = ShogiWeights {
     threat_hanging: 71,
     threat_by_pawn: 217,
     threat_on_major: 172,
+    network: 100,
 };
 
 /// Annan's weights.
@@ -1343,4 +1345,5 @@ pub(super) const ANNAN: ShogiWeights = ShogiWeights {
     threat_hanging: 35,
     threat_by_pawn: 99,
     threat_on_major: 320,
+    network: 0,
 };
