@@ -15,7 +15,7 @@ the weights of the epoch that predicted it best are kept.
 The network (crates/engine/src/eval/shogi/network.rs): 520 inputs, each
 piece by kind and square and each piece in hand by kind and count, seen
 from the side to move; a hidden layer of clipped ReLUs; one output in
-centipawns. OUT gets the weights quantised to 16-bit integers, little-
+centipawns (--hidden must match the engine's `HIDDEN`). OUT gets the weights quantised to 16-bit integers, little-
 endian: the hidden weights input by input, the hidden biases, the output
 weights, the output bias. The output of a few positions is printed as
 checks for the engine's tests.
@@ -33,8 +33,9 @@ import numpy as np
 KINDS = ["P", "S", "G", "B", "R", "+P", "+S", "+B", "+R", "K"]
 HAND_KINDS = ["P", "S", "G", "B", "R"]
 SQUARES = 25
-HAND_INPUTS = 500
-INPUTS = 520
+HAND_INPUTS = 2 * len(KINDS) * SQUARES
+# Per side, per kind in hand, the first and the second piece held.
+INPUTS = HAND_INPUTS + 2 * len(HAND_KINDS) * 2
 
 # Quantisation: a hidden unit's 1.0 is HIDDEN_ONE, an output weight's 1.0
 # (a centipawn per unit) is OUTPUT_ONE.
@@ -60,7 +61,7 @@ def inputs(sfen):
             ours = ch.isupper() == sente_to_move
             # Seen from the side to move: Gote turns the board around.
             r, c = (row, column) if sente_to_move else (4 - row, 4 - column)
-            active.append((kind + (0 if ours else 10)) * SQUARES + r * 5 + c)
+            active.append((kind + (0 if ours else len(KINDS))) * SQUARES + r * 5 + c)
             column, promoted = column + 1, False
     if hand != "-":
         count = ""
@@ -69,7 +70,8 @@ def inputs(sfen):
                 count += ch
                 continue
             side = 0 if ch.isupper() == sente_to_move else 1
-            base = HAND_INPUTS + side * 10 + HAND_KINDS.index(ch.upper()) * 2
+            place = side * len(HAND_KINDS) + HAND_KINDS.index(ch.upper())
+            base = HAND_INPUTS + place * 2
             active.extend(base + held for held in range(min(int(count or 1), 2)))
             count = ""
     return active
